@@ -1,0 +1,115 @@
+"""The ``kgaudit`` command line: one entry point, subcommands loaded lazily.
+
+Exit codes (DESIGN.md): 0 ok / audit passed, 1 an audit failed a gate, 2 bad input or usage,
+3 internal error. User errors are printed to stderr as one sentence naming the input at fault.
+
+Subcommands live next to the code they drive and are imported only when invoked, so that
+``kgaudit audit`` never imports torch and start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from auditor.errors import KgauditError, UsageError
+
+EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+# name -> "module:attribute" of a click.Command; imported on first use.
+_COMMANDS: dict[str, str] = {
+    "audit": "auditor.cli.audit_cmd:audit_command",
+    "batch": "auditor.batch.cli:batch_command",
+    "report": "auditor.report.cli:report_command",
+    "serve": "auditor.api.cli:serve_command",
+    "trail": "auditor.trail.cli:trail_group",
+    "keys": "auditor.api.cli:keys_group",
+    "kg": "auditor.cli.kg_cmd:kg_group",
+    "rules": "auditor.cli.rules_cmd:rules_group",
+    "generate": "engine.cli:generate_command",
+    "engine": "engine.cli:engine_group",
+    "bench": "auditor.cli.bench_cmd:bench_group",
+    "eval": "auditor.cli.eval_cmd:eval_group",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported only when used."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module_name, attr = self.lazy[cmd_name].split(":")
+            try:
+                module = importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                return _unavailable(cmd_name, exc)
+            return getattr(module, attr)
+        return super().get_command(ctx, cmd_name)
+
+
+def _unavailable(name: str, exc: ModuleNotFoundError) -> click.Command:
+    missing = exc.name or str(exc)
+
+    @click.command(name, context_settings={"ignore_unknown_options": True})
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def _cmd(args: tuple[str, ...]) -> None:
+        hint = ""
+        if missing in {"torch", "triton", "tokenizers", "safetensors", "xgrammar"}:
+            hint = " Install the engine extra: pip install 'kgaudit[engine]'."
+        elif missing == "ray":
+            hint = " Install the ray extra: pip install 'kgaudit[ray]'."
+        elif missing in {"fpdf", "pypdfium2"}:
+            hint = " Install the pdf extra: pip install 'kgaudit[pdf]'."
+        raise UsageError(
+            f"'kgaudit {name}' needs the module '{missing}', which is not installed.{hint}"
+        )
+
+    return _cmd
+
+
+@click.group(
+    cls=LazyGroup, lazy=_COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
+@click.version_option(package_name="kgaudit")
+def cli() -> None:
+    """kgaudit: audit LLM answers claim by claim against curated knowledge graphs."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and map errors to the documented exit codes."""
+    try:
+        rv = cli.main(args=argv, prog_name="kgaudit", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        return EXIT_INPUT
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_INPUT
+    except KgauditError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("Interrupted.", err=True)
+        return EXIT_INTERNAL
+    except Exception as exc:  # the last line of defence: one sentence, no traceback
+        click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
+        if "--debug" in (argv or sys.argv):
+            raise
+        return EXIT_INTERNAL
+    return int(rv) if isinstance(rv, int) else EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,140 @@
+"""Stage 1 — extraction: text → sentences with mentions, quantities, dates, citations → claims.
+
+>>> from auditor.extract import extract_claims                      # doctest: +SKIP
+>>> ex = extract_claims("Do not exceed 4,000 mg of acetaminophen a day.", domain="medical",
+...                     kb=kb, rules=rules, linker=linker)           # doctest: +SKIP
+>>> [(c.subject, c.predicate, c.object) for c in ex.claims]          # doctest: +SKIP
+[('drug:acetaminophen', 'maxDose', '4000 mg per day')]
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from auditor.extract.citations import find_citations
+from auditor.extract.claims import SubjectMemory, claims_for_sentence
+from auditor.extract.context import SentenceInfo, compile_rule
+from auditor.extract.cues import find_frequencies
+from auditor.extract.dates import find_dates
+from auditor.extract.identifiers import find_identifiers
+from auditor.extract.linker import Linker
+from auditor.extract.quantities import find_quantities
+from auditor.extract.segment import Sentence, split_sentences
+from auditor.types import CitationRef, Claim, Mention
+from knowledge_graphs.store import KnowledgeBase
+from rules.schema import Rule
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|[a-z][.)])\s")
+
+
+@dataclass
+class Extraction:
+    sentences: list[SentenceInfo]
+    claims: list[Claim]
+
+
+def extract_claims(
+    text: str,
+    *,
+    domain: str,
+    kb: KnowledgeBase,
+    rules: Sequence[Rule],
+    linker: Linker,
+    fallback_linker: Callable[[str, list[Mention]], list[Mention]] | None = None,
+    resolve_case: Callable[[CitationRef], str | None] | None = None,
+) -> Extraction:
+    """Sentences with everything found in them, and the claims the rules assemble from them.
+
+    ``fallback_linker`` (e.g. fuzzy matching) receives the text and the exact mentions and
+    returns additional mentions for spans the exact linker missed. ``resolve_case`` maps a
+    case citation to the case entity it denotes, so "Chevron U.S.A. v. NRDC, 467 U.S. 837"
+    counts as a mention of that case even when the name is abbreviated.
+    """
+    sentences = split_sentences(text)
+    mentions = linker.link(text)
+    if fallback_linker is not None:
+        mentions = sorted([*mentions, *fallback_linker(text, mentions)], key=lambda m: m.start)
+    infos = _bucket(text, sentences, mentions)
+    if resolve_case is not None:
+        for info in infos:
+            _add_cited_cases(info, resolve_case, kb)
+    compiled = [compile_rule(r) for r in rules]
+    memory = SubjectMemory()
+    claims: list[Claim] = []
+    for i, info in enumerate(infos):
+        claims += claims_for_sentence(info, i, compiled, kb, domain, memory)
+        memory.remember(i, info)
+    return Extraction(infos, claims)
+
+
+def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> list[SentenceInfo]:
+    starts = [s.start for s in sentences]
+    infos: list[SentenceInfo] = []
+    header = ""
+    for s in sentences:
+        if _LIST_ITEM.match(s.text):
+            infos.append(SentenceInfo(s, header))
+        else:
+            infos.append(SentenceInfo(s, ""))
+            header = s.text if s.text.rstrip().endswith(":") else ""
+
+    def index(pos: int) -> int:
+        return max(0, bisect.bisect_right(starts, pos) - 1)
+
+    def inside(i: int, start: int, end: int) -> bool:
+        s = sentences[i]
+        return s.start <= start and end <= s.end
+
+    for m in mentions:
+        i = index(m.start)
+        if inside(i, m.start, m.end):
+            infos[i].mentions.append(m)
+    for q in find_quantities(text):
+        i = index(q.start)
+        if inside(i, q.start, q.end):
+            infos[i].quantities.append(q)
+    for d in find_dates(text):
+        i = index(d.start)
+        if inside(i, d.start, d.end):
+            infos[i].dates.append(d)
+    for f in find_frequencies(text):
+        i = index(f.start)
+        if inside(i, f.start, f.end):
+            infos[i].frequencies.append(f)
+    for info in infos:
+        s = info.sentence
+        info.citations = find_citations(s.text, s.start)
+        info.identifiers = find_identifiers(s.text, s.start)
+    return infos
+
+
+def _add_cited_cases(
+    info: SentenceInfo, resolve: Callable[[CitationRef], str | None], kb: KnowledgeBase
+) -> None:
+    for ref in info.citations:
+        if ref.kind != "case":
+            continue
+        cid = resolve(ref)
+        if cid is None:
+            continue
+        start, end = ref.name_span or (ref.start, ref.end)
+        overlapping = [m for m in info.mentions if m.start < end and start < m.end]
+        if any(cid in m.candidates for m in overlapping):
+            continue
+        info.mentions = [m for m in info.mentions if m not in overlapping]
+        info.mentions.append(
+            Mention(
+                start,
+                end,
+                info.text[start - info.sentence.start : end - info.sentence.start],
+                (cid,),
+                ("Case",),
+            )
+        )
+        info.mentions.sort(key=lambda m: m.start)
+
+
+__all__ = ["Extraction", "SentenceInfo", "extract_claims"]

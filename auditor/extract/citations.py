@@ -1,0 +1,213 @@
+"""Legal citations through eyecite, with our own parenthetical and case-name fallback.
+
+eyecite finds case citations (volume, reporter, page) and statute citations; its year and
+party names can come from the wrong parenthetical when several citations share a sentence
+(see NOTES.md), so the year and court are read from the parenthetical that follows each
+citation, and the case name from the text right before it when eyecite has none.
+
+>>> [(c.volume, c.reporter, c.page, c.year, c.case_name) for c in
+...  find_citations("See Brown v. Board of Education, 347 U.S. 483 (1954).")]
+[(347, 'U.S.', 483, 1954, 'Brown v. Board of Education')]
+>>> [(c.kind, c.title, c.section) for c in find_citations("under 18 U.S.C. § 1956")]
+[('statute', '18', '1956')]
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+from auditor.types import CitationRef
+
+_PREFILTER = re.compile(r"\d+\s+[A-Z][A-Za-z0-9.\s'()]{0,30}?\d+")
+_USC = re.compile(
+    r"\b(?P<title>\d{1,2})\s*U\.?\s?S\.?\s?C\.?(?:\s*A\.)?\s*(?:§§?|[Ss]ec(?:tion|\.)?)?\s*"
+    r"(?P<section>\d+[a-z]?(?:-\d+[a-z]?)?(?:\([a-zA-Z0-9]+\))*)"
+)
+_CFR = re.compile(
+    r"\b(?P<title>\d{1,2})\s*C\.?\s?F\.?\s?R\.?\s*(?:§§?|[Pp]art|[Ss]ec(?:tion|\.)?)?\s*"
+    r"(?P<section>\d+(?:\.[0-9][\w-]*)?)"
+)
+_PAREN = re.compile(
+    r"^(?:,\s*(?:at\s+)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*\((?P<inner>[^()]{0,80}?)\)"
+)
+_YEAR_IN = re.compile(
+    r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
+)
+_NAME_BEFORE = re.compile(
+    r"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*(?:\s+(?:of|the|and|for|de|ex\s+rel\.|[A-Z0-9][\w.'’&\-]*))*"
+    r"\s+v\.?\s+[A-Z][\w.'’&\-]*(?:\s+(?:of|the|and|for|de|[A-Z0-9][\w.'’&\-]*))*)\s*,\s*$"
+)
+_EU_ACT = re.compile(
+    r"\b(?P<kind>Regulation|Directive|Decision|Implementing\s+Regulation|Delegated\s+Regulation)\s*"
+    r"\((?P<org>EU|EC|EEC|Euratom)\)\s*(?:No\.?\s*)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)",
+    re.I,
+)
+_EU_ACT_SHORT = re.compile(r"\b(?P<kind>Directive)\s+(?P<num>\d{4}/\d{1,4}/(?:EU|EC|EEC))\b")
+_PUB_L = re.compile(r"\bPub(?:lic)?\.?\s*L(?:aw)?\.?\s*(?:No\.?\s*)?(?P<num>\d{2,3}[-–]\d{1,3})\b")
+
+logging.getLogger("eyecite").setLevel(logging.ERROR)
+
+
+@lru_cache(maxsize=1)
+def _eyecite():  # -> get_citations
+    from eyecite import get_citations
+
+    return get_citations
+
+
+def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
+    """Case, statute and regulation citations in one sentence (spans shifted by ``offset``)."""
+    out: list[CitationRef] = []
+    if _PREFILTER.search(text):
+        out += _eyecite_citations(text, offset)
+    out += _statute_citations(text, offset)
+    out += _regulation_citations(text, offset)
+    out.sort(key=lambda c: c.start)
+    return out
+
+
+def _eyecite_citations(text: str, offset: int) -> list[CitationRef]:
+    from eyecite.models import FullCaseCitation
+
+    out: list[CitationRef] = []
+    try:
+        cites = _eyecite()(text)
+    except Exception:  # eyecite is third-party: a crash there must not stop the audit
+        return out
+    for c in cites:
+        start, end = c.span()
+        g = c.groups
+        if isinstance(c, FullCaseCitation):
+            vol, page = _int(g.get("volume")), _int(g.get("page"))
+            if vol is None or page is None:
+                continue
+            court, year, paren_end = _parenthetical(text, end)
+            md = c.metadata
+            name, name_span = _case_name(text, start, md)
+            out.append(
+                CitationRef(
+                    offset + (name_span[0] if name_span else start),
+                    offset + max(end, paren_end),
+                    text[(name_span[0] if name_span else start) : max(end, paren_end)],
+                    "case",
+                    volume=vol,
+                    reporter=c.corrected_reporter()
+                    if hasattr(c, "corrected_reporter")
+                    else g.get("reporter"),
+                    page=page,
+                    year=year,
+                    court=getattr(md, "court", None) or court,
+                    case_name=name,
+                    name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
+                )
+            )
+    return out
+
+
+def _statute_citations(text: str, offset: int) -> list[CitationRef]:
+    """U.S.C. and C.F.R. sections (our own patterns: eyecite's statute support is beta)."""
+    out: list[CitationRef] = []
+    for code, pat in (("U.S.C.", _USC), ("C.F.R.", _CFR)):
+        for m in pat.finditer(text):
+            section = m.group("section").rstrip(".")
+            out.append(
+                CitationRef(
+                    offset + m.start(),
+                    offset + m.start() + len(m.group(0).rstrip(".")),
+                    m.group(0).rstrip("."),
+                    "statute",
+                    reporter=code,
+                    title=m.group("title"),
+                    section=section,
+                )
+            )
+    return out
+
+
+def _parenthetical(text: str, end: int) -> tuple[str | None, int | None, int]:
+    m = _PAREN.match(text[end : end + 120])
+    if not m:
+        return None, None, end
+    inner = m.group("inner").strip()
+    y = _YEAR_IN.match(inner)
+    if not y:
+        return None, None, end
+    court = y.group("court").strip(" ,") or None
+    return court, int(y.group("year")), end + m.end()
+
+
+def _case_name(text: str, start: int, md: object) -> tuple[str | None, tuple[int, int] | None]:
+    m = _NAME_BEFORE.search(text[max(0, start - 160) : start])
+    if m:
+        base = max(0, start - 160)
+        name = _strip_lead(m.group("name"))
+        s = base + m.end("name") - len(name)
+        return name, (s, base + m.end("name"))
+    plaintiff, defendant = getattr(md, "plaintiff", None), getattr(md, "defendant", None)
+    if plaintiff and defendant:
+        return f"{plaintiff} v. {defendant}", None
+    return None, None
+
+
+_LEADS = re.compile(
+    r"^(?:(?:See|see|also|In|The|As|Under|Per|Cf\.|Compare|E\.g\.,?|But|and|held|in)\s+)+"
+)
+
+
+def _strip_lead(name: str) -> str:
+    stripped = _LEADS.sub("", name)
+    return stripped if " v" in stripped else name
+
+
+def _regulation_citations(text: str, offset: int) -> list[CitationRef]:
+    out: list[CitationRef] = []
+    for m in _EU_ACT.finditer(text):
+        kind = " ".join(m.group("kind").split()).title()
+        org = m.group("org").upper() if m.group("org").lower() != "euratom" else "Euratom"
+        num = m.group("num")
+        ident = f"{kind} ({org}) {'No ' if '/' in num and org != 'EU' and _no_prefix(m.group(0)) else ''}{num}"
+        out.append(
+            CitationRef(
+                offset + m.start(),
+                offset + m.end(),
+                m.group(0),
+                "regulation",
+                section=ident.replace("  ", " "),
+            )
+        )
+    for m in _EU_ACT_SHORT.finditer(text):
+        if any(o.start - offset <= m.start() < o.end - offset for o in out):
+            continue
+        out.append(
+            CitationRef(
+                offset + m.start(),
+                offset + m.end(),
+                m.group(0),
+                "regulation",
+                section=f"Directive {m.group('num')}",
+            )
+        )
+    for m in _PUB_L.finditer(text):
+        out.append(
+            CitationRef(
+                offset + m.start(),
+                offset + m.end(),
+                m.group(0),
+                "regulation",
+                section=f"Pub. L. {m.group('num').replace('–', '-')}",
+            )
+        )
+    return out
+
+
+def _no_prefix(s: str) -> bool:
+    return bool(re.search(r"\bNo\.?\s*\d", s))
+
+
+def _int(v: object) -> int | None:
+    try:
+        return int(str(v))
+    except (TypeError, ValueError):
+        return None

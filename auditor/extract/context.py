@@ -1,0 +1,122 @@
+"""Per-sentence extraction results, and the compiled form of a rule the assembler uses."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from auditor.extract.cues import Frequency
+from auditor.extract.identifiers import Identifier
+from auditor.extract.segment import Sentence
+from auditor.types import CitationRef, DateRef, Mention, Quantity
+from rules.schema import Rule
+
+
+@dataclass
+class SentenceInfo:
+    """What was found in one sentence (spans are offsets into the whole text)."""
+
+    sentence: Sentence
+    header: str  # text of a list header ("Maximum daily doses:") the sentence belongs to
+    mentions: list[Mention] = field(default_factory=list)
+    quantities: list[Quantity] = field(default_factory=list)
+    dates: list[DateRef] = field(default_factory=list)
+    citations: list[CitationRef] = field(default_factory=list)
+    identifiers: list[Identifier] = field(default_factory=list)
+    frequencies: list[Frequency] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return self.sentence.text
+
+    @property
+    def cue_text(self) -> str:
+        return f"{self.header} {self.sentence.text}" if self.header else self.sentence.text
+
+    def mentions_of(self, types: set[str]) -> list[tuple[Mention, str]]:
+        out = []
+        for m in self.mentions:
+            eid = m.of_type(types)
+            if eid is not None:
+                out.append((m, eid))
+        return out
+
+
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:not|never|no longer|isn't|aren't|is not|are not)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$"
+)
+_NEGATED_INSIDE = re.compile(r"\b(?:not|never|isn't|aren't)\b")
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    rule: Rule
+    cues: tuple[re.Pattern[str], ...]
+    negative_cues: tuple[re.Pattern[str], ...]
+    qualifiers: tuple[tuple[str, str, re.Pattern[str]], ...]
+    subject_types: frozenset[str]
+    object_types: frozenset[str]
+
+    def cue_match(self, text: str) -> re.Match[str] | None:
+        if not self.cues:
+            return None
+        for c in self.cues:
+            m = c.search(text)
+            if m:
+                return m
+        return None
+
+    def has_cue(self, text: str) -> bool:
+        return not self.cues or self.cue_match(text) is not None
+
+    def asserts_absence(self, text: str) -> bool:
+        """The sentence says the relation does not hold ("safe to combine"), unless that phrase
+        is itself negated ("it is not safe to combine")."""
+        for c in self.negative_cues:
+            for m in c.finditer(text):
+                before = text[max(0, m.start() - 24) : m.start()].lower()
+                if not _NEGATED_BEFORE.search(before) and not _NEGATED_INSIDE.search(m.group(0)):
+                    return True
+        return False
+
+    def qualifiers_in(self, text: str) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for key, value, pat in self.qualifiers:
+            if key not in found and pat.search(text):
+                found[key] = value
+        return found
+
+
+def _word_pattern(cue: str) -> re.Pattern[str]:
+    """Cues are regular expressions matched case-insensitively on word boundaries."""
+    return re.compile(rf"(?<![\w]){cue}(?![\w])", re.I)
+
+
+_COMPILED: dict[int, tuple[Rule, CompiledRule]] = {}
+
+
+def compile_rule(rule: Rule) -> CompiledRule:
+    """The compiled rule (memoised per rule object)."""
+    hit = _COMPILED.get(id(rule))
+    if hit is not None and hit[0] is rule:
+        return hit[1]
+    compiled = _compile(rule)
+    _COMPILED[id(rule)] = (rule, compiled)
+    return compiled
+
+
+def _compile(rule: Rule) -> CompiledRule:
+    quals = tuple(
+        (key, value, _word_pattern("(?:" + "|".join(pats) + ")"))
+        for key, options in rule.qualifiers.items()
+        for value, pats in options.items()
+        if pats
+    )
+    return CompiledRule(
+        rule=rule,
+        cues=tuple(_word_pattern(c) for c in rule.cues),
+        negative_cues=tuple(_word_pattern(c) for c in rule.negative_cues),
+        qualifiers=quals,
+        subject_types=frozenset(rule.applies_to.subject_types),
+        object_types=frozenset(rule.applies_to.object_types),
+    )

@@ -1,0 +1,112 @@
+"""Dates and periods in text: days, months, years, "since 2018", "currently", "today".
+
+>>> [(d.first.isoformat(), d.last.isoformat(), d.precision, d.role) for d in find_dates("in July 2023")]
+[('2023-07-01', '2023-07-31', 'month', 'point')]
+>>> [(d.first.isoformat(), d.precision) for d in find_dates("on 25 May 2018 and May 25, 2018")]
+[('2018-05-25', 'day'), ('2018-05-25', 'day')]
+>>> [(d.first.isoformat(), d.role) for d in find_dates("since 2018")]
+[('2018-01-01', 'since')]
+>>> [d.role for d in find_dates("The rate is currently 4%.")]
+['current']
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+
+from auditor.types import DateRef
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
+_MONTHS["sept"] = 9
+_MON = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_YEAR = r"(?:1[789]\d\d|20\d\d|2100)"
+_PREP = r"(?P<prep>since|from|until|till|before|after|by|in|on|of|during|as\s+of|effective|starting|beginning)?\s*"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("iso", re.compile(rf"\b{_PREP}(?P<y>{_YEAR})-(?P<m>\d\d)-(?P<d>\d\d)\b", re.I)),
+    (
+        "mdy",
+        re.compile(
+            rf"\b{_PREP}(?P<mon>{_MON})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>{_YEAR})\b",
+            re.I,
+        ),
+    ),
+    (
+        "dmy",
+        re.compile(
+            rf"\b{_PREP}(?:the\s+)?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\s*,?\s+(?P<y>{_YEAR})\b",
+            re.I,
+        ),
+    ),
+    ("my", re.compile(rf"\b{_PREP}(?P<mon>{_MON})\s+(?:of\s+)?(?P<y>{_YEAR})\b", re.I)),
+    (
+        "y",
+        re.compile(
+            rf"\b(?P<prep>since|from|until|till|before|after|by|in|during|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
+            re.I,
+        ),
+    ),
+    ("yp", re.compile(rf"\((?P<y>{_YEAR})\)")),
+]
+_NOW = re.compile(
+    r"\b(?:currently|presently|at\s+present|right\s+now|now|today|as\s+of\s+today|as\s+of\s+now|"
+    r"these\s+days|at\s+the\s+moment|current(?=\s)|still|remains?|is\s+in\s+force|in\s+effect|nowadays)\b",
+    re.I,
+)
+_ROLE = {
+    "since": "since",
+    "from": "since",
+    "starting": "since",
+    "beginning": "since",
+    "effective": "since",
+    "until": "until",
+    "till": "until",
+    "before": "until",
+    "by": "until",
+}
+
+
+def find_dates(text: str) -> list[DateRef]:
+    """Every date or period in ``text``, in order, without overlaps."""
+    out: list[DateRef] = []
+    taken = bytearray(len(text) + 1)
+    for kind, pat in _PATTERNS:
+        for m in pat.finditer(text):
+            if any(taken[m.start() : m.end()]):
+                continue
+            ref = _make(kind, m)
+            if ref is not None:
+                taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+                out.append(ref)
+    for m in _NOW.finditer(text):
+        if not any(taken[m.start() : m.end()]):
+            today = date.today()
+            out.append(DateRef(m.start(), m.end(), m.group(0), today, today, "now", "current"))
+    out.sort(key=lambda d: d.start)
+    return out
+
+
+def _make(kind: str, m: re.Match[str]) -> DateRef | None:
+    gd = m.groupdict()
+    y = int(gd["y"])
+    prep = (gd.get("prep") or "").lower()
+    role = _ROLE.get(" ".join(prep.split()), "point")
+    try:
+        if kind in {"iso", "mdy", "dmy"}:
+            mon = int(gd["m"]) if kind == "iso" else _MONTHS[gd["mon"].lower().rstrip(".")]
+            d = date(y, mon, int(gd["d"]))
+            first, last, precision = d, d, "day"
+        elif kind == "my":
+            mon = _MONTHS[gd["mon"].lower().rstrip(".")]
+            first = date(y, mon, 1)
+            last = date(y, mon, calendar.monthrange(y, mon)[1])
+            precision = "month"
+        else:
+            first, last, precision = date(y, 1, 1), date(y, 12, 31), "year"
+    except (ValueError, KeyError):
+        return None
+    start = m.start("prep") if gd.get("prep") else m.start()
+    return DateRef(start, m.end(), m.group(0)[start - m.start() :], first, last, precision, role)  # type: ignore[arg-type]

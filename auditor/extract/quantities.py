@@ -1,0 +1,234 @@
+"""Quantities in text: numbers with units, money with scale words, percent ranges, periods.
+
+>>> [(q.value, q.value_max, q.unit, q.per) for q in find_quantities("Do not exceed 4,000 mg per day.")]
+[(4000.0, None, 'mg', 'day')]
+>>> [(q.value, q.value_max, q.unit) for q in find_quantities("a range of 5.25%–5.50%")]
+[(5.25, 5.5, 'percent')]
+>>> [(q.value, q.unit) for q in find_quantities("$1.2 billion in cash")]
+[(1200000000.0, 'USD')]
+>>> [(q.value, q.value_max, q.unit) for q in find_quantities("0 to 0.25 percent")]
+[(0.0, 0.25, 'percent')]
+>>> [(q.value, q.unit) for q in find_quantities("cut by 25 basis points")]
+[(0.25, 'percent')]
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.units import canonical, period_hours
+from auditor.types import Quantity
+
+_WORD_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "a single": 1,
+    "half a": 0.5,
+}
+_SCALE = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "m": 1e6,
+    "mm": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+    "tn": 1e12,
+}
+_CURRENCY_SIGNS = {
+    "$": "USD",
+    "us$": "USD",
+    "usd": "USD",
+    "€": "EUR",
+    "eur": "EUR",
+    "£": "GBP",
+    "gbp": "GBP",
+    "¥": "JPY",
+    "jpy": "JPY",
+    "chf": "CHF",
+    "c$": "CAD",
+    "cad": "CAD",
+    "a$": "AUD",
+    "aud": "AUD",
+    "₹": "INR",
+    "inr": "INR",
+}
+_CURRENCY_WORDS = {
+    "dollars": "USD",
+    "dollar": "USD",
+    "us dollars": "USD",
+    "usd": "USD",
+    "euros": "EUR",
+    "euro": "EUR",
+    "eur": "EUR",
+    "pounds": "GBP",
+    "pounds sterling": "GBP",
+    "gbp": "GBP",
+    "yen": "JPY",
+    "swiss francs": "CHF",
+    "chf": "CHF",
+}
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_WNUM = r"(?:" + "|".join(sorted(map(re.escape, _WORD_NUMBERS), key=len, reverse=True)) + r")"
+_UNIT = (
+    r"(?:milligrams?|mgs?|micrograms?|mcg|µg|ug|grams?|g|kilograms?|kg|milliliters?|millilitres?|"
+    r"ml|mL|liters?|litres?|L|international\s+units|IU|units|tablets?|tabs?|caplets?|capsules?|"
+    r"pills?|softgels?|lozenges?|pieces?|patch(?:es)?|puffs?|sprays?|suppositor(?:y|ies)|"
+    r"percentage\s+points?|per\s*cent|percent|pct|%|basis\s+points?|bps?|pp)"
+)
+_SCALEW = r"(?:thousand|million|billion|trillion|mn|bn|tn|k|m|b)"
+_CURSIGN = r"(?:US\$|C\$|A\$|\$|€|£|¥|₹|USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)"
+_CURWORD = r"(?:US\s+dollars|dollars?|euros?|pounds(?:\s+sterling)?|yen|Swiss\s+francs|USD|EUR|GBP|JPY|CHF)"
+_SEP = r"\s*(?:-|–|—|to|and|through)\s*"
+
+_MONEY = re.compile(
+    rf"(?P<cur>{_CURSIGN})\s?(?P<n1>{_NUM})(?:\s?(?P<s1>{_SCALEW})\b)?"
+    rf"(?:{_SEP}(?:{_CURSIGN})?\s?(?P<n2>{_NUM})(?:\s?(?P<s2>{_SCALEW})\b)?)?"
+    rf"|(?P<n3>{_NUM})(?:\s?(?P<s3>{_SCALEW})\b)?\s+(?P<cw>{_CURWORD})\b",
+    re.IGNORECASE,
+)
+_MEASURE = re.compile(
+    rf"(?<![\w.])(?P<n1>{_NUM}|{_WNUM})\s*(?P<u1>{_UNIT})?"
+    rf"(?:{_SEP}(?P<n2>{_NUM})\s*(?P<u2>{_UNIT}))"
+    rf"|(?<![\w.])(?P<n3>{_NUM}|{_WNUM})(?:-|\s*)(?P<u3>{_UNIT})(?![\w])",
+    re.IGNORECASE,
+)
+_BETWEEN = re.compile(
+    rf"\bbetween\s+(?P<n1>{_NUM})\s*(?P<u1>{_UNIT})?\s+and\s+(?P<n2>{_NUM})\s*(?P<u2>{_UNIT})",
+    re.IGNORECASE,
+)
+_PERIOD = re.compile(
+    r"^\s*(?:of\s+\w+(?:\s+\w+)?\s+)?(?:(?:per|a|an|each|every|/|in\s+(?:a|any|one)?)\s*"
+    r"(?P<n>\d+)?[\s-]*(?P<u>day|days|24[\s-]*hours?|24[\s-]*hour\s+period|hours?|hrs?|week|weeks|"
+    r"minutes?|mins?)\b|(?P<adv>daily|weekly|once\s+daily|once\s+weekly|/d\b|/day\b|/wk\b))",
+    re.IGNORECASE,
+)
+
+
+def _num(s: str) -> float:
+    s = s.strip().lower()
+    if s in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[s])
+    return float(s.replace(",", ""))
+
+
+def _unit_code(u: str) -> str:
+    u = " ".join(u.split()).lower()
+    if u in {"%", "percent", "per cent", "pct"}:
+        return "percent"
+    if u in {"percentage point", "percentage points", "pp"}:
+        return "percentage_points"
+    if u in {"basis point", "basis points", "bp", "bps"}:
+        return "bp"
+    if u in {"international units", "iu"}:
+        return "IU"
+    if u in {"µg", "ug"}:
+        return "mcg"
+    return u
+
+
+def find_quantities(text: str) -> list[Quantity]:
+    """Every quantity in ``text`` (money first, then measures; overlaps removed)."""
+    found: list[Quantity] = []
+    taken = bytearray(len(text) + 1)
+
+    def add(q: Quantity | None) -> None:
+        if q is None or any(taken[q.start : q.end]):
+            return
+        taken[q.start : q.end] = b"\x01" * (q.end - q.start)
+        found.append(q)
+
+    for m in _MONEY.finditer(text):
+        add(_money(text, m))
+    for m in _BETWEEN.finditer(text):
+        add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
+    for m in _MEASURE.finditer(text):
+        if m.group("n3"):
+            add(_measure(text, m, m.group("n3"), None, m.group("u3"), None))
+        else:
+            add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
+    found.sort(key=lambda q: q.start)
+    return found
+
+
+def _money(text: str, m: re.Match[str]) -> Quantity | None:
+    if m.group("n3"):
+        code = _CURRENCY_WORDS.get(" ".join(m.group("cw").lower().split()))
+        n1, s1, n2, s2 = m.group("n3"), m.group("s3"), None, None
+    else:
+        code = _CURRENCY_SIGNS.get(m.group("cur").lower())
+        n1, s1, n2, s2 = m.group("n1"), m.group("s1"), m.group("n2"), m.group("s2")
+    if code is None:
+        return None
+    v1 = _num(n1) * _SCALE.get((s1 or "").lower(), 1.0)
+    v2 = _num(n2) * _SCALE.get((s2 or s1 or "").lower(), 1.0) if n2 else None
+    return Quantity(m.start(), m.end(), m.group(0), v1, v2, code, "currency")
+
+
+def _measure(
+    text: str, m: re.Match[str], n1: str, n2: str | None, u1: str | None, u2: str | None
+) -> Quantity | None:
+    unit = _unit_code(u2 or u1 or "")
+    if not unit:
+        return None
+    try:
+        a = _num(n1)
+        b = _num(n2) if n2 else None
+    except ValueError:
+        return None
+    if unit == "percentage_points":
+        value, code, dim = a, "percentage_points", "percent"
+        vmax = b
+    else:
+        try:
+            value, code, dim = canonical(a, unit)
+            vmax = canonical(b, unit)[0] if b is not None else None
+            if u1 and u2 and _unit_code(u1) != _unit_code(u2):
+                value = canonical(a, _unit_code(u1))[0]
+        except ValueError:
+            return None
+    per, hours, end = _period(text, m.end())
+    return Quantity(m.start(), end, text[m.start() : end], value, vmax, code, dim, per, hours)
+
+
+def _period(text: str, pos: int) -> tuple[str | None, float | None, int]:
+    """A dosing period right after a quantity ("per day", "in 24 hours", "weekly")."""
+    window = text[pos : pos + 40]
+    m = _PERIOD.match(window)
+    if not m:
+        return None, None, pos
+    if m.group("adv"):
+        adv = m.group("adv").lower().replace("/", "")
+        per = "week" if "week" in adv or adv == "wk" else "day"
+    else:
+        unit = m.group("u").lower()
+        n = m.group("n")
+        if unit.startswith("24"):
+            per = "day"
+        elif unit.startswith(("day",)):
+            per = "day" if not n or n == "1" else f"{n} days"
+        elif unit.startswith("week"):
+            per = "week" if not n or n == "1" else f"{n} weeks"
+        elif unit.startswith(("min",)):
+            per = f"{n or 1} min"
+        else:
+            per = f"{n or 1} hours"
+            if n == "24":
+                per = "day"
+    return per, period_hours(per), pos + m.end()

@@ -1,0 +1,169 @@
+"""Sentence segmentation that keeps character offsets and knows legal/medical abbreviations.
+
+Splits on ``.``, ``!``, ``?`` followed by space and an upper-case letter, digit or quote, and
+on line breaks that start list items or paragraphs, but not after abbreviations such as
+``v.``, ``U.S.``, ``No.``, ``e.g.``, ``Inc.``, ``Corp.`` or inside numbers (``3.25``).
+
+>>> [s.text for s in split_sentences("Take 200 mg. Do not exceed 1,200 mg a day. See Brown v. Board.")]
+['Take 200 mg.', 'Do not exceed 1,200 mg a day.', 'See Brown v. Board.']
+>>> [s.text for s in split_sentences("- item one\\n- item two")]
+['- item one', '- item two']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ABBREV = {
+    "v",
+    "vs",
+    "u.s",
+    "u.s.c",
+    "no",
+    "nos",
+    "e.g",
+    "i.e",
+    "inc",
+    "corp",
+    "co",
+    "ltd",
+    "llc",
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "st",
+    "jr",
+    "sr",
+    "etc",
+    "cf",
+    "al",
+    "ed",
+    "eds",
+    "cir",
+    "app",
+    "supp",
+    "f",
+    "so",
+    "n.e",
+    "n.w",
+    "s.e",
+    "s.w",
+    "s.ct",
+    "l.ed",
+    "ct",
+    "sec",
+    "art",
+    "para",
+    "approx",
+    "fig",
+    "vol",
+    "p",
+    "pp",
+    "assn",
+    "ass'n",
+    "bd",
+    "dept",
+    "dep't",
+    "educ",
+    "gov",
+    "govt",
+    "intl",
+    "nat'l",
+    "natl",
+    "comm'n",
+    "mfrs",
+    "ry",
+    "r.r",
+    "u.s.a",
+    "d.c",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "tab",
+    "tabs",
+    "cap",
+    "caps",
+    "max",
+    "min",
+    "hr",
+    "hrs",
+    "e.u",
+    "eur",
+    "a.m",
+    "p.m",
+    "b.i.d",
+    "t.i.d",
+    "q.i.d",
+    "p.o",
+    "i.v",
+    "reg",
+    "regs",
+    "c.f.r",
+    "stat",
+    "pub",
+    "l",
+    "ex",
+    "rel",
+    "ch",
+    "pt",
+}
+_BOUNDARY = re.compile(
+    r"[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9\u2022*\-])|\n\s*\n|\n(?=\s*(?:[-*\u2022]|\d+[.)])\s)|\n"
+)
+_WORD_BEFORE = re.compile(r"([A-Za-z.'’]+)[.!?]*[\"')\]]*\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences (with offsets into ``text``), stripped of surrounding whitespace."""
+    out: list[Sentence] = []
+    start = 0
+    for m in _BOUNDARY.finditer(text):
+        cut = m.end()
+        piece = text[start : m.start() + 1] if m.group(0)[0] in ".!?" else text[start : m.start()]
+        if m.group(0)[0] in ".!?" and _is_abbreviation(piece):
+            continue
+        _emit(text, start, cut, out)
+        start = cut
+    _emit(text, start, len(text), out)
+    return out
+
+
+def _is_abbreviation(piece: str) -> bool:
+    tail = piece.rsplit("\n", 1)[-1].strip()
+    if re.fullmatch(r"(?:\d{1,2}|[a-zA-Z])[.)]", tail):  # a list marker ("1.", "a)") opens an item
+        return True
+    m = _WORD_BEFORE.search(piece)
+    if not m:
+        return False
+    word = m.group(1).lower().rstrip(".")
+    if word in _ABBREV:
+        return True
+    # single initials ("J. Smith") and dotted acronyms ("U.S.", "F.D.A.")
+    return len(word) == 1 or bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))
+
+
+def _emit(text: str, start: int, end: int, out: list[Sentence]) -> None:
+    chunk = text[start:end]
+    lead = len(chunk) - len(chunk.lstrip())
+    body = chunk.strip()
+    if body:
+        s = start + lead
+        out.append(Sentence(s, s + len(body), body))

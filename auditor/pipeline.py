@@ -1,0 +1,338 @@
+"""The auditor: extract → verify → score, over one knowledge base and one rule set.
+
+An :class:`Auditor` is built once (graphs, rule packs, linkers, indexes) and then audits
+any number of texts; ``auditor.audit`` uses a process-wide one built from the settings.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from datetime import date
+from functools import cached_property
+
+from auditor import AUDITOR_VERSION
+from auditor.errors import UsageError
+from auditor.extract import Extraction, extract_claims
+from auditor.extract.citations import find_citations
+from auditor.extract.identifiers import find_identifiers
+from auditor.extract.linker import Linker
+from auditor.score import score
+from auditor.types import AuditResult, CitationCheck, CitationRef, Claim
+from auditor.verify import Context, verify_claims
+from auditor.verify.citations import (
+    LegalIndex,
+    check_case,
+    check_regulation,
+    check_statute,
+    identifier_claim,
+)
+from auditor.verify.literal import brand_claims
+from knowledge_graphs.model import DOMAINS
+from knowledge_graphs.store import KnowledgeBase
+from rules.loader import RuleSet
+from rules.schema import Rule
+
+DOMAIN_CHOICES = (*DOMAINS, "auto")
+MAX_CALLER_CITATIONS = 200
+
+
+def parse_as_of(as_of: str | date | None) -> date:
+    if as_of is None or as_of == "":
+        return date.today()
+    if isinstance(as_of, date):
+        return as_of
+    if not isinstance(as_of, str):
+        raise UsageError(f"as_of must be a date or an ISO date string, not {type(as_of).__name__}")
+    try:
+        return date.fromisoformat(as_of.strip())
+    except ValueError:
+        raise UsageError(f"invalid as_of {as_of!r}: expected a date as YYYY-MM-DD") from None
+
+
+class Auditor:
+    """Audits texts against ``kb`` with ``rules``; thread-safe after construction."""
+
+    def __init__(self, kb: KnowledgeBase, rules: RuleSet, *, max_text_chars: int = 200_000) -> None:
+        self.kb = kb
+        self.rules = rules
+        self.max_text_chars = max_text_chars
+        self._rules_by_id: dict[str, Rule] = {r.id: r for p in rules.packs for r in p.rules}
+        self._linkers: dict[str, Linker] = {}
+        self._lock = threading.Lock()
+        self.fallback_linker = None  # set by the fuzzy-linking extension
+
+    # -- cached resources ----------------------------------------------------------------
+
+    def linker(self, domain: str) -> Linker:
+        with self._lock:
+            if domain not in self._linkers:
+                self._linkers[domain] = Linker(
+                    self.kb, domains=None if domain == "auto" else [domain]
+                )
+            return self._linkers[domain]
+
+    @cached_property
+    def legal_index(self) -> LegalIndex:
+        return LegalIndex.build(self.kb)
+
+    def warm_up(self) -> None:
+        """Build every lazily-built structure now (servers call this before serving)."""
+        for d in self.kb.domains:
+            self.linker(d)
+        self.linker("auto")
+        _ = self.legal_index
+        self.audit(
+            "Warm-up: 1 mg of aspirin; 347 U.S. 483 (1954); ISIN US0378331005.", domain="auto"
+        )
+
+    # -- the audit -----------------------------------------------------------------------
+
+    def audit(
+        self,
+        text: str,
+        *,
+        domain: str,
+        as_of: str | date | None = None,
+        citations: list[str] | None = None,
+    ) -> AuditResult:
+        day = parse_as_of(as_of)
+        text = self._check_text(text)
+        if domain not in DOMAIN_CHOICES:
+            raise UsageError(
+                f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}"
+            )
+        caller = self._check_citations(citations)
+        domains = self._pick_domains(text) if domain == "auto" else [domain]
+        domains = [d for d in domains if d in self.kb.domains]
+        ctx = Context(self.kb, day)
+        claims: list[Claim] = []
+        checks: list[CitationCheck] = []
+        seen_sentences = None
+        for d in domains:
+            ex = extract_claims(
+                text,
+                domain=d,
+                kb=self.kb,
+                rules=self.rules.for_domain(d),
+                linker=self.linker(d),
+                fallback_linker=self.fallback_linker,
+                resolve_case=self._resolve_case if d == "legal" else None,
+            )
+            verify_claims(ex.claims, self._rules_by_id, ctx)
+            claims += ex.claims
+            if d == "medical" and (rule := self._rules_by_id.get("MED-BRAND")):
+                for info in ex.sentences:
+                    claims += brand_claims(info, self.kb, rule, d)
+            seen_sentences = ex
+        extraction = seen_sentences or extract_claims(
+            text,
+            domain=domains[0] if domains else "legal",
+            kb=self.kb,
+            rules=[],
+            linker=self.linker("auto"),
+        )
+        cite_claims, cite_checks = self._citations(extraction, caller, day, domains)
+        claims += cite_claims
+        checks += cite_checks
+        self._sync_regulation_checks(claims, checks)
+        claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
+        checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
+        s = score(claims, checks)
+        primary = domain if domain != "auto" else (domains[0] if domains else "auto")
+        return AuditResult(
+            domain=primary,
+            as_of=day,
+            claims=claims,
+            citations=checks,
+            fer=s["fer"],
+            citation_confidence=s["citation_confidence"],  # type: ignore[arg-type]
+            joint_score=s["joint_score"],
+            coverage=s["coverage"],  # type: ignore[arg-type]
+            counts=s["counts"],
+            hallucination_types=s["hallucination_types"],  # type: ignore[arg-type]
+            kg_version=self.kb.kg_version,
+            rules_version=self.rules.version,
+            auditor_version=AUDITOR_VERSION,
+            domains=domains or [primary],
+        )
+
+    def _check_text(self, text: object) -> str:
+        if isinstance(text, bytes | bytearray):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError:
+                raise UsageError("the text is not valid UTF-8") from None
+        if not isinstance(text, str):
+            raise UsageError(f"text must be a string, not {type(text).__name__}")
+        if len(text) > self.max_text_chars:
+            raise UsageError(
+                f"the text has {len(text):,} characters; the limit is "
+                f"{self.max_text_chars:,} (setting KGAUDIT_MAX_TEXT_CHARS)"
+            )
+        return text.replace("\x00", " ")
+
+    @staticmethod
+    def _check_citations(citations: list[str] | None) -> list[str]:
+        if citations is None:
+            return []
+        if isinstance(citations, str) or not all(isinstance(c, str) for c in citations):
+            raise UsageError("citations must be a list of strings")
+        if len(citations) > MAX_CALLER_CITATIONS:
+            raise UsageError(f"at most {MAX_CALLER_CITATIONS} citations can be checked per audit")
+        return [c for c in citations if c.strip()]
+
+    def _pick_domains(self, text: str) -> list[str]:
+        mentions = self.linker("auto").link(text)
+        votes: Counter[str] = Counter()
+        for m in mentions:
+            ent = self.kb.entity(m.candidates[0])
+            if ent is not None:
+                votes[ent.domain] += 1
+        if any(c.kind in {"case", "statute"} for c in find_citations(text)):
+            votes["legal"] += 2
+        if find_identifiers(text):
+            votes["finance"] += 1
+        return [d for d, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+    # -- citations -----------------------------------------------------------------------
+
+    def _citations(
+        self, ex: Extraction, caller: list[str], day: date, domains: list[str]
+    ) -> tuple[list[Claim], list[CitationCheck]]:
+        claims: list[Claim] = []
+        checks: list[CitationCheck] = []
+        cite_rule = self._rules_by_id.get("LEG-CITE")
+        statute_rule = self._rules_by_id.get("LEG-STATUTE")
+        id_rule = self._rules_by_id.get("FIN-ID-CHECK")
+        primary = domains[0] if domains else "legal"
+        for info in ex.sentences:
+            for ref in info.citations:
+                self._one_citation(
+                    ref, info.text, cite_rule, statute_rule, day, primary, claims, checks
+                )
+            for ident in info.identifiers:
+                if id_rule is not None:
+                    c, chk = identifier_claim(ident, id_rule, primary)
+                    claims.append(c)
+                    checks.append(chk)
+        for raw in caller:
+            refs = [_as_caller(r) for r in find_citations(raw)]
+            idents = find_identifiers(raw)
+            for ref in refs:
+                self._one_citation(
+                    ref,
+                    raw,
+                    cite_rule,
+                    statute_rule,
+                    day,
+                    primary,
+                    claims,
+                    checks,
+                    record_claim=False,
+                )
+            for ident in idents:
+                if id_rule is not None:
+                    chk = identifier_claim(ident, id_rule, primary)[1]
+                    chk.caller_supplied = True
+                    checks.append(chk)
+            if not refs and not idents:
+                checks.append(self._name_only(raw))
+        return claims, checks
+
+    def _one_citation(
+        self,
+        ref: CitationRef,
+        sentence: str,
+        cite_rule: Rule | None,
+        statute_rule: Rule | None,
+        day: date,
+        domain: str,
+        claims: list[Claim],
+        checks: list[CitationCheck],
+        *,
+        record_claim: bool = True,
+    ) -> None:
+        if ref.kind == "case" and cite_rule is not None:
+            c, chk = check_case(ref, self.kb, self.legal_index, cite_rule, day, domain)
+        elif ref.kind == "statute" and statute_rule is not None:
+            c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain)
+        elif ref.kind == "regulation":
+            checks.append(check_regulation(ref, self.kb))
+            return
+        else:
+            return
+        if record_claim:
+            claims.append(c)
+        checks.append(chk)
+
+    def _resolve_case(self, ref: CitationRef) -> str | None:
+        from auditor.verify.citations import _reporter_key
+
+        return self.legal_index.by_cite.get(
+            (ref.volume or 0, _reporter_key(ref.reporter or ""), ref.page or 0)
+        )
+
+    def _name_only(self, raw: str) -> CitationCheck:
+        """A caller citation that is just a case name: verified if the graph knows the case."""
+        ix = self.legal_index
+        from auditor.verify.citations import SCORES, _tokens
+
+        key = " ".join(_tokens(raw))
+        cid = ix.by_name.get(key)
+        outcome = "verified" if cid else "not_found"
+        detail = (
+            f"{raw} is {cid}"
+            if cid
+            else "not a parseable citation and not a case name in the graph"
+        )
+        return CitationCheck(raw, 0, 0, "case_name", outcome, SCORES[outcome], detail, True)
+
+    @staticmethod
+    def _sync_regulation_checks(claims: list[Claim], checks: list[CitationCheck]) -> None:
+        """A regulation identifier contradicted by its claim counts as a wrong citation."""
+        for c in claims:
+            if c.citation is None or c.citation.kind != "regulation":
+                continue
+            for chk in checks:
+                if (
+                    chk.start == c.citation.start
+                    and chk.end == c.citation.end
+                    and not chk.caller_supplied
+                ):
+                    if c.verdict == "contradicted":
+                        chk.outcome, chk.score, chk.detail = "name_mismatch", 0.0, c.reason or ""
+                    elif c.verdict == "supported":
+                        chk.outcome, chk.score = "verified", 1.0
+
+
+def _as_caller(ref: CitationRef) -> CitationRef:
+    from dataclasses import replace
+
+    return replace(ref, caller_supplied=True)
+
+
+_DEFAULT: Auditor | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_auditor() -> Auditor:
+    """The process-wide auditor built from :func:`auditor.settings.get_settings`."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        if _DEFAULT is None:
+            from auditor.settings import get_settings
+            from knowledge_graphs import load_graphs
+            from rules.loader import load_rules
+
+            s = get_settings()
+            kb = load_graphs(cache_dir=s.kg_cache_dir, extra_sources=s.graphs)
+            _DEFAULT = Auditor(kb, load_rules(s.rule_packs), max_text_chars=s.max_text_chars)
+        return _DEFAULT
+
+
+def reset_default_auditor() -> None:
+    """Forget the process-wide auditor (tests; after changing settings)."""
+    global _DEFAULT
+    with _DEFAULT_LOCK:
+        _DEFAULT = None

@@ -1,0 +1,109 @@
+"""The one ``Settings`` object read by the API, the CLI, batch jobs and Alembic's ``env.py``.
+
+Sources, highest priority first: keyword arguments, ``KGAUDIT_*`` environment variables
+(nested keys with ``__``, lists and maps as JSON), a YAML file named by ``KGAUDIT_CONFIG``,
+then the defaults below. Example ``kgaudit.yaml``::
+
+    database_url: postgresql+psycopg://kgaudit@db/kgaudit
+    graphs:
+      medical: [/srv/kg/formulary.ttl]
+      finance: [https://sparql.example.org/query]
+    rule_packs: [/srv/rules/house-rules.yaml]
+
+Secrets (``checkpoint_key``) are ``SecretStr`` and never printed or logged.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+
+def _default_home() -> Path:
+    home = os.environ.get("KGAUDIT_HOME")
+    return Path(home) if home else Path.home() / ".cache" / "kgaudit"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="KGAUDIT_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    home: Path = Field(
+        default_factory=_default_home, description="State directory (cache, SQLite)."
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL of the audit trail; default: SQLite file <home>/trail.db.",
+    )
+    graphs: dict[str, list[str]] = Field(
+        default_factory=dict, description="Extra graph files or SPARQL endpoints per domain."
+    )
+    rule_packs: list[str] = Field(
+        default_factory=list, description="Extra rule pack files/folders."
+    )
+    checkpoint_key: SecretStr | None = Field(
+        default=None, description="HMAC key for signed trail checkpoints."
+    )
+    max_body_bytes: int = Field(
+        default=1_048_576, ge=1024, description="Largest accepted request body."
+    )
+    rate_limit_per_minute: int = Field(
+        default=600, ge=1, description="Requests per API key per minute."
+    )
+    request_timeout_s: float = Field(default=30.0, gt=0, description="Per-request time limit.")
+    max_text_chars: int = Field(
+        default=200_000, ge=1, description="Longest text audited in one call."
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config = os.environ.get("KGAUDIT_CONFIG")
+        if config:
+            from pydantic_settings import YamlConfigSettingsSource
+
+            sources.append(YamlConfigSettingsSource(settings_cls, yaml_file=config))
+        return tuple(sources)
+
+    @property
+    def kg_cache_dir(self) -> Path:
+        return self.home / "kg"
+
+    @property
+    def db_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.home / 'trail.db'}"
+
+    def public_dict(self) -> dict[str, Any]:
+        """Settings safe to print: secrets masked."""
+        out = self.model_dump(mode="json")
+        if self.checkpoint_key is not None:
+            out["checkpoint_key"] = "********"
+        if self.database_url and "@" in self.database_url:
+            out["database_url"] = _mask_password(self.database_url)
+        return out
+
+
+def _mask_password(url: str) -> str:
+    head, _, tail = url.rpartition("@")
+    scheme, _, cred = head.partition("://")
+    user = cred.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{tail}" if ":" in cred else url
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Process-wide settings (tests call ``get_settings.cache_clear()`` after changing env)."""
+    return Settings()

@@ -1,0 +1,208 @@
+"""Typed records passed between the auditor's stages, all carrying character spans.
+
+``extract_claims`` produces :class:`Claim` objects (verdict not yet set), ``verify_claims``
+fills ``verdict``/``evidence``/``reason``/``hallucination_type``, ``score`` turns them into
+an :class:`AuditResult`. ``AuditResult.to_dict()`` is the public JSON contract (DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, Literal
+
+Verdict = Literal["supported", "contradicted", "unverifiable"]
+VERDICTS: tuple[str, ...] = ("supported", "contradicted", "unverifiable")
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A linked entity mention: the surface text and every entity it may denote."""
+
+    start: int
+    end: int
+    text: str
+    candidates: tuple[str, ...]  # entity ids, best first
+    types: tuple[str, ...]  # entity type of each candidate
+    fuzzy_score: float | None = None  # set when linked by the fuzzy fallback
+
+    def of_type(self, types: set[str] | frozenset[str]) -> str | None:
+        for cid, t in zip(self.candidates, self.types, strict=True):
+            if t in types:
+                return cid
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number with a unit (normalised through pint), possibly a range, possibly per period."""
+
+    start: int
+    end: int
+    text: str
+    value: float
+    value_max: float | None
+    unit: str | None  # canonical unit code: mg, percent, bp, USD, EUR, IU, tablet, ...
+    dimension: str | None  # mass, percent, currency, count, volume, ...
+    per: str | None = None  # day | week | hour | 15 min | dose ...
+    per_hours: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DateRef:
+    """A date or period in the text: a day, a month, a year, or "now"."""
+
+    start: int
+    end: int
+    text: str
+    first: date  # first day covered
+    last: date  # last day covered
+    precision: Literal["day", "month", "year", "now"]
+    role: Literal["point", "since", "until", "current"] = "point"
+
+
+@dataclass(frozen=True, slots=True)
+class CitationRef:
+    """A legal citation (case or statute) or a regulation/financial identifier."""
+
+    start: int
+    end: int
+    text: str
+    kind: Literal["case", "statute", "regulation", "identifier"]
+    volume: int | None = None
+    reporter: str | None = None
+    page: int | None = None
+    year: int | None = None
+    court: str | None = None
+    case_name: str | None = None
+    name_span: tuple[int, int] | None = None
+    title: str | None = None
+    section: str | None = None
+    scheme: str | None = None  # identifier scheme: isin, lei, iban, bic, cusip
+    caller_supplied: bool = False
+
+
+@dataclass(slots=True)
+class Claim:
+    """One checkable statement: ``subject predicate object`` with qualifiers and a span."""
+
+    text: str
+    start: int
+    end: int
+    domain: str
+    rule_id: str | None
+    subject: str | None
+    subject_label: str | None
+    predicate: str
+    object: str | None
+    object_label: str | None = None
+    quantity: Quantity | None = None
+    date: DateRef | None = None
+    citation: CitationRef | None = None
+    qualifiers: dict[str, str] = field(default_factory=dict)
+    negated: bool = False
+    severity: str | None = None
+    fuzzy_score: float | None = None
+    verdict: Verdict = "unverifiable"
+    reason: str | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    hallucination_type: str | None = None
+    citation_outcome: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "subject": self.subject,
+            "subject_label": self.subject_label,
+            "predicate": self.predicate,
+            "object": self.object,
+            "object_label": self.object_label,
+            "qualifiers": dict(sorted(self.qualifiers.items())),
+            "negated": self.negated,
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "evidence": self.evidence,
+            "rule_id": self.rule_id,
+            "severity": self.severity,
+            "hallucination_type": self.hallucination_type,
+        }
+        if self.citation_outcome is not None:
+            out["citation_outcome"] = self.citation_outcome
+        if self.fuzzy_score is not None:
+            out["fuzzy_link_score"] = round(self.fuzzy_score, 4)
+        return out
+
+
+@dataclass(slots=True)
+class CitationCheck:
+    """The outcome of checking one citation or identifier (feeds citation confidence)."""
+
+    text: str
+    start: int
+    end: int
+    kind: str
+    outcome: str  # verified | name_mismatch | year_mismatch | impossible | not_found | ...
+    score: float
+    detail: str
+    caller_supplied: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "start": self.start,
+            "end": self.end,
+            "kind": self.kind,
+            "outcome": self.outcome,
+            "score": self.score,
+            "detail": self.detail,
+            "caller_supplied": self.caller_supplied,
+        }
+
+
+@dataclass(slots=True)
+class AuditResult:
+    """Everything one audit found; ``to_dict()`` is the public, stable JSON shape."""
+
+    domain: str
+    as_of: date
+    claims: list[Claim]
+    citations: list[CitationCheck]
+    fer: float | None
+    citation_confidence: float | None
+    joint_score: float | None
+    coverage: float | None
+    counts: dict[str, int]
+    hallucination_types: dict[str, int]
+    kg_version: str
+    rules_version: str
+    auditor_version: str
+    domains: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "domain": self.domain,
+            "domains": self.domains or [self.domain],
+            "as_of": self.as_of.isoformat(),
+            "claims": [c.to_dict() for c in self.claims],
+            "citations": [c.to_dict() for c in self.citations],
+            "fer": self.fer,
+            "citation_confidence": self.citation_confidence,
+            "joint_score": self.joint_score,
+            "coverage": self.coverage,
+            "counts": dict(self.counts),
+            "hallucination_types": dict(sorted(self.hallucination_types.items())),
+            "kg_version": self.kg_version,
+            "rules_version": self.rules_version,
+            "auditor_version": self.auditor_version,
+        }
+        out.update(self.extra)
+        return out

@@ -1,0 +1,45 @@
+"""Stage 2 — verification: each claim gets a verdict, evidence and a reason.
+
+``verify_claims`` dispatches on the rule's ``check.type``; every verifier is deterministic
+and reads only the knowledge base and the claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from auditor.types import Claim
+from auditor.verify.common import Context, unverifiable
+from auditor.verify.literal import verify_frequency, verify_literal
+from auditor.verify.quantity import verify_quantity
+from auditor.verify.relation import verify_relation, verify_status
+from auditor.verify.temporal import verify_date
+from rules.schema import Rule
+
+Verifier = Callable[[Claim, Rule, Context], None]
+
+VERIFIERS: dict[str, Verifier] = {
+    "kg_quantity": verify_quantity,
+    "kg_relation": verify_relation,
+    "kg_status": verify_status,
+    "kg_date": verify_date,
+    "kg_literal": verify_literal,
+    "kg_frequency": verify_frequency,
+}
+
+
+def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context) -> None:
+    """Set ``verdict``, ``reason``, ``evidence`` and ``hallucination_type`` on each claim."""
+    for claim in claims:
+        rule = rules.get(claim.rule_id or "")
+        if rule is None:
+            if not claim.reason:
+                unverifiable(claim, "no rule covers this kind of statement")
+            continue
+        verifier = VERIFIERS.get(rule.check.type)
+        if verifier is None:
+            continue  # citation / identifier / brand claims are verified where they are built
+        verifier(claim, rule, ctx)
+
+
+__all__ = ["VERIFIERS", "Context", "verify_claims"]

@@ -1,0 +1,163 @@
+"""``kg_literal`` (official identifiers), ``kg_frequency`` (dosing frequency) and
+``brand_generic`` (a brand name paired with the wrong generic)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from auditor.extract.context import SentenceInfo
+from auditor.extract.cues import canonical_frequency
+from auditor.types import Claim
+from auditor.verify.common import Context, contradict, label_of, support, unverifiable
+from knowledge_graphs.store import KnowledgeBase
+from rules.schema import Rule
+
+
+def _norm_ident(s: str) -> str:
+    s = s.lower().replace("no.", "").replace("no ", " ")
+    return re.sub(r"[^a-z0-9/]+", "", s)
+
+
+def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
+    kb = ctx.kb
+    rel = rule.applies_to.relation or ""
+    facts = kb.facts_about(claim.subject or "", rel)
+    if not facts:
+        unverifiable(claim, f"the graph has no {rel} for {label_of(kb, claim.subject)}")
+        return
+    stated = _norm_ident(claim.object or "")
+    hits = [f for f in facts if f.literal and _norm_ident(f.literal) == stated]
+    if hits:
+        support(claim, hits, kb, "the identifier matches")
+        return
+    owner = [
+        f for f in kb.facts if f.predicate == rel and f.literal and _norm_ident(f.literal) == stated
+    ]
+    detail = f" (that is the identifier of {label_of(kb, owner[0].subject)})" if owner else ""
+    contradict(
+        claim,
+        facts,
+        kb,
+        f"the text gives {claim.object!r} but the graph says {facts[0].literal!r}{detail}",
+        rule.hallucination_type,
+        rule,
+    )
+
+
+def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
+    kb = ctx.kb
+    facts = kb.facts_about(claim.subject or "", "dosingFrequency")
+    if not facts:
+        unverifiable(
+            claim, f"the graph has no dosing-frequency fact for {label_of(kb, claim.subject)}"
+        )
+        return
+    stated = claim.object or ""
+    hits, conflicts = [], []
+    for f in facts:
+        canon = canonical_frequency(f.literal or "")
+        if canon is None:
+            continue
+        if canon.canonical == stated:
+            hits.append(f)
+        elif _indication_applies(f.qualifiers.get("indication"), claim, kb):
+            conflicts.append(f)
+    if hits:
+        support(claim, hits, kb, "the dosing frequency matches the label")
+    elif conflicts:
+        contradict(
+            claim,
+            conflicts,
+            kb,
+            f"the text says {stated!r} but the label says {conflicts[0].literal!r}",
+            rule.hallucination_type,
+            rule,
+        )
+    else:
+        unverifiable(claim, "the labelled frequency is for another indication", facts, kb)
+
+
+def _indication_applies(indication: str | None, claim: Claim, kb: KnowledgeBase) -> bool:
+    """A frequency fact for one indication does not contradict a claim about another one."""
+    conds = claim.qualifiers.get("conditions")
+    if not indication or not conds:
+        return True
+    ind = indication.lower()
+    for cid in conds.split("|"):
+        ent = kb.entity(cid)
+        names = [n.lower() for n in ent.names()] if ent else []
+        if any(n in ind or ind in n for n in names):
+            return True
+    return False
+
+
+_APPOSITION = re.compile(
+    r"\s*(?:\(|\((?:brand(?: name)?|generic(?: name)?|i\.e\.|also known as|aka)[:,]?\s*|"
+    r",?\s*(?:is\s+(?:a\s+)?brand(?:\s+name)?\s+(?:of|for)|(?:also\s+)?(?:known|sold|marketed)\s+as|"
+    r"contains|the\s+brand(?:\s+name)?\s+(?:of|for)|brand(?:\s+name)?)\s*)",
+    re.I,
+)
+
+
+def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str) -> list[Claim]:
+    """ "Tylenol (ibuprofen)", "ibuprofen (Advil)", "Zocor is a brand of simvastatin": two names
+    put in apposition must denote the same drug (or one must be part of a combination)."""
+    out: list[Claim] = []
+    ms = [m for m in info.mentions if "Drug" in m.types]
+    base = info.sentence.start
+    for a, b in itertools.pairwise(ms):
+        between = info.text[a.end - base : b.start - base]
+        if not _APPOSITION.fullmatch(between):
+            continue
+        ea, eb = a.candidates[0], b.candidates[0]
+        generic, alias = (b, a) if _is_generic(a, kb) is False and _is_generic(b, kb) else (a, b)
+        claim = Claim(
+            text=info.text,
+            start=info.sentence.start,
+            end=info.sentence.end,
+            domain=domain,
+            rule_id=rule.id,
+            subject=generic.candidates[0],
+            subject_label=generic.text,
+            predicate="brandName",
+            object=alias.text,
+            object_label=alias.text,
+            severity=rule.severity,
+        )
+        ent_alias = kb.entity(alias.candidates[0])
+        ev = [
+            {
+                "role": "context",
+                "name": alias.text,
+                "denotes": alias.candidates[0],
+                "denotes_label": ent_alias.label if ent_alias else alias.candidates[0],
+                "source": ent_alias.source.to_dict() if ent_alias and ent_alias.source else None,
+            }
+        ]
+        if set(a.candidates) & set(b.candidates) or _combination(ea, eb, kb):
+            support(claim, [], kb, f"{alias.text} is a name of {label_of(kb, alias.candidates[0])}")
+            claim.evidence = [{**ev[0], "role": "supports"}]
+        else:
+            contradict(
+                claim,
+                [],
+                kb,
+                f"{alias.text} is a name of {label_of(kb, alias.candidates[0])}, "
+                f"not of {label_of(kb, generic.candidates[0])}",
+                rule.hallucination_type,
+                rule,
+            )
+            claim.evidence = [{**ev[0], "role": "conflicts"}, *claim.evidence]
+        out.append(claim)
+    return out
+
+
+def _is_generic(m, kb: KnowledgeBase) -> bool:  # type: ignore[no-untyped-def]
+    ent = kb.entity(m.candidates[0])
+    return bool(ent) and m.text.lower() in {ent.label.lower(), ent.id.removeprefix("drug:")}
+
+
+def _combination(a: str, b: str, kb: KnowledgeBase) -> bool:
+    la, lb = label_of(kb, a).lower(), label_of(kb, b).lower()
+    return la in lb or lb in la

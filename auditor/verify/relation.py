@@ -1,0 +1,191 @@
+"""``kg_relation`` (two entities linked by a relation) and ``kg_status`` (still in force?).
+
+Absence of a link is never a contradiction ("no interaction is recorded" does not mean the
+combination is safe): a claim is contradicted only by a conflicting fact — the link exists
+while the text denies it, or the relation is functional at a date (a country's currency, a
+case's overruling decision, a complete FATF list) and the graph names something else.
+"""
+
+from __future__ import annotations
+
+from auditor.types import Claim
+from auditor.verify.common import (
+    Context,
+    claim_window,
+    contradict,
+    label_of,
+    support,
+    unverifiable,
+    valid_during,
+)
+from knowledge_graphs.model import Fact
+from rules.schema import Rule
+
+# relations where one subject has one object at a time: another object contradicts
+_FUNCTIONAL = {"currency", "overruledBy"}
+
+
+def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
+    kb = ctx.kb
+    rel = rule.applies_to.relation or ""
+    subj, obj = claim.subject, claim.object
+    if subj is None or obj is None:
+        unverifiable(claim, "the claim names no object")
+        return
+    first, last, _ = claim_window(claim, ctx.as_of)
+    links = _links(subj, obj, rel, ctx)
+    links_now = [f for f in links if valid_during(f, first, last)]
+    if rel == "fatfListed":
+        _verify_fatf(claim, rule, ctx, links_now, first, last)
+        return
+    if claim.negated:
+        if links_now:
+            contradict(
+                claim,
+                links_now,
+                kb,
+                f"the text denies that {label_of(kb, subj)} {rel} "
+                f"{label_of(kb, obj)}, but the graph records it",
+                "negation_flip",
+                rule,
+            )
+        else:
+            unverifiable(
+                claim,
+                f"no {rel} link between {label_of(kb, subj)} and {label_of(kb, obj)} is "
+                "recorded; absence is not evidence",
+            )
+        return
+    if links_now:
+        support(
+            claim, links_now, kb, f"{label_of(kb, subj)} {rel} {label_of(kb, obj)} is in the graph"
+        )
+        return
+    others = [f for f in kb.facts_about(subj, rel) if valid_during(f, first, last)]
+    if rel in _FUNCTIONAL and others:
+        htype = "outdated_fact" if links else "wrong_entity"
+        contradict(
+            claim,
+            others,
+            kb,
+            f"at {first} the graph says {label_of(kb, subj)} {rel} "
+            f"{', '.join(label_of(kb, f.object) for f in others)}",
+            htype,
+            rule,
+        )
+        return
+    if links:
+        unverifiable(claim, f"the link held only at other times than {first}", links, kb)
+        return
+    unverifiable(
+        claim, f"no {rel} link between {label_of(kb, subj)} and {label_of(kb, obj)} in the graph"
+    )
+
+
+def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:
+    kb = ctx.kb
+    if rel == "interactsWith":
+        objs = _expand_class(obj, ctx)
+        subs = _expand_class(subj, ctx)
+        return [f for s in subs for o in objs for f in kb.facts_between(s, o, rel)]
+    if rel == "indicatedFor":
+        return [f for f in kb.facts_about(subj, rel) if f.object and _icd_related(f.object, obj)]
+    return [f for f in kb.facts_about(subj, rel) if f.object == obj]
+
+
+def _expand_class(eid: str, ctx: Context) -> list[str]:
+    if eid.startswith("drugclass:"):
+        return [f.subject for f in ctx.kb.facts_pointing_to(eid, "memberOf")]
+    return [eid]
+
+
+def _icd_related(fact_code: str, claim_code: str) -> bool:
+    """E11 (fact) covers E11.9 (claim) and vice versa: same category family."""
+    a = fact_code.removeprefix("condition:")
+    b = claim_code.removeprefix("condition:")
+    return a == b or a.startswith(b) or b.startswith(a)
+
+
+def _verify_fatf(claim: Claim, rule: Rule, ctx: Context, member: list[Fact], first, last) -> None:  # type: ignore[no-untyped-def]
+    kb = ctx.kb
+    snaps = [
+        f
+        for f in kb.facts_pointing_to(claim.object or "", "fatfListed")
+        if valid_during(f, first, last)
+    ]
+    complete = any(f.qualifiers.get("complete") == "true" for f in snaps)
+    who, lst = label_of(kb, claim.subject), label_of(kb, claim.object)
+    if claim.negated:
+        if member:
+            contradict(
+                claim, member, kb, f"{who} is on the {lst} at {first}", "negation_flip", rule
+            )
+        elif complete:
+            support(
+                claim,
+                snaps[:1],
+                kb,
+                f"{who} is not on the complete {lst} snapshot valid at {first}",
+            )
+        else:
+            unverifiable(claim, f"no complete snapshot of the {lst} at {first}")
+        return
+    if member:
+        support(claim, member, kb, f"{who} is on the {lst} at {first}")
+    elif complete:
+        contradict(
+            claim,
+            snaps[:3],
+            kb,
+            f"{who} is not on the {lst} valid at {first}",
+            "outdated_fact"
+            if kb.facts_between(claim.subject or "", claim.object or "", "fatfListed")
+            else "wrong_entity",
+            rule,
+        )
+    else:
+        unverifiable(claim, f"no complete snapshot of the {lst} at {first}")
+
+
+def verify_status(claim: Claim, rule: Rule, ctx: Context) -> None:
+    """ "X is still good law / still available / in force" against overruling, withdrawal, repeal."""
+    kb = ctx.kb
+    subj = claim.subject
+    if subj is None:
+        unverifiable(claim, "no subject")
+        return
+    first, _, _ = claim_window(claim, ctx.as_of)
+    ended = [
+        f
+        for f in kb.facts_about(subj)
+        if f.predicate in {"overruledBy", "withdrawn", "repealed"}
+        and _effective(f) is not None
+        and _effective(f) <= first
+    ]  # type: ignore[operator]
+    what = label_of(kb, subj)
+    if claim.negated:  # "X is no longer good law"
+        if ended:
+            support(claim, ended, kb, f"{what} stopped being in force on {_effective(ended[0])}")
+        else:
+            unverifiable(claim, f"the graph records no overruling, withdrawal or repeal of {what}")
+        return
+    if ended:
+        contradict(
+            claim,
+            ended,
+            kb,
+            f"{what} is described as still in force at {first}, but the graph "
+            f"records {ended[0].predicate} on {_effective(ended[0])}",
+            "outdated_fact",
+            rule,
+        )
+        return
+    unverifiable(
+        claim,
+        f"the graph records no overruling, withdrawal or repeal of {what}; that is not "
+        "proof it is in force",
+    )
+
+
+def _effective(f: Fact):  # -> date | None
+    return f.valid_from or f.date

@@ -1,0 +1,243 @@
+"""Medical graph: drugs from drug-named-entity-recognition, conditions from ICD-10-CM,
+curated doses, frequencies, interactions and indications from FDA labelling."""
+
+from __future__ import annotations
+
+import bz2
+import pickle
+from importlib import resources
+from typing import Any
+
+from knowledge_graphs.builders.common import GraphBuilder, package_source
+from knowledge_graphs.builders.curated import (
+    ConditionIn,
+    DoseIn,
+    DrugClassIn,
+    DrugIn,
+    FrequencyIn,
+    IndicationIn,
+    InteractionIn,
+    load_entries,
+    require_source,
+)
+from knowledge_graphs.errors import DataError
+
+_MIN_ALIAS_LEN = 4  # shorter package variants ("apap", "hctz" excepted below) link too eagerly
+_SHORT_ALIASES_KEPT = {"apap", "hctz", "asa", "ppi"}
+
+
+def _drug_dictionary() -> dict[str, Any]:
+    path = resources.files("drug_named_entity_recognition").joinpath("drug_ner_dictionary.pkl.bz2")
+    # The package ships its dictionary as a pickle; it is the package's own data file,
+    # loaded once at build time (never at audit time: the cache is JSON).
+    with path.open("rb") as raw, bz2.open(raw) as f:
+        return pickle.load(f)
+
+
+class DrugResolver:
+    """Maps a curated drug name to the id of its entity."""
+
+    def __init__(self, canonical: dict[str, Any], variants: dict[str, list[str]]) -> None:
+        self.canonical = canonical
+        self.variants = variants
+        self.extra: set[str] = set()
+
+    def resolve(self, name: str, where: str) -> str:
+        key = name.strip().lower()
+        if key in self.canonical or key in self.extra:
+            return f"drug:{key}"
+        cands = self.variants.get(key, [])
+        if len(cands) == 1:
+            return f"drug:{cands[0]}"
+        raise DataError(
+            f"unknown drug {name!r} (not a canonical name in drug-named-entity-"
+            "recognition; declare it in medical/drugs.yaml)",
+            location=where,
+        )
+
+
+def build_medical() -> GraphBuilder:
+    g = GraphBuilder("medical")
+    data = _drug_dictionary()
+    canonical: dict[str, Any] = data["drug_canonical_to_data"]
+    variants: dict[str, list[str]] = data["drug_variant_to_canonical"]
+    variant_data: dict[str, Any] = data.get("drug_variant_to_variant_data", {})
+    src = package_source(
+        "drug-named-entity-recognition", "Drug Named Entity Recognition dictionary"
+    )
+
+    aliases: dict[str, list[str]] = {c: [] for c in canonical}
+    brands: dict[str, list[str]] = {c: [] for c in canonical}
+    for variant, canon_list in variants.items():
+        for c in canon_list:
+            if c in aliases:
+                aliases[c].append(variant)
+                if variant_data.get(variant, {}).get("is_brand"):
+                    brands[c].append(variant)
+    for key, d in canonical.items():
+        attrs = {k: d[k] for k in ("drugbank_id", "mesh_id", "medline_plus_id") if d.get(k)}
+        kept = [a for a in aliases[key] if len(a) >= _MIN_ALIAS_LEN or a in _SHORT_ALIASES_KEPT]
+        if brands[key]:
+            attrs["brands"] = sorted(set(brands[key]))
+        g.entity(f"drug:{key}", "Drug", d.get("name") or key, [key, *kept], attrs, src)
+        did = f"drug:{key}"
+        if d.get("drugbank_id"):
+            g.fact(did, "drugbankId", src, literal=d["drugbank_id"])
+        if d.get("mesh_id"):
+            g.fact(did, "meshId", src, literal=d["mesh_id"])
+        for b in sorted(set(brands[key])):
+            g.fact(did, "brandName", src, literal=b)
+
+    resolver = DrugResolver(canonical, variants)
+    _add_extra_drugs(g, resolver)
+    _add_conditions(g)
+    _add_doses(g, resolver)
+    _add_frequencies(g, resolver)
+    _add_interactions(g, resolver)
+    _add_indications(g, resolver)
+    g.check_references()
+    return g
+
+
+def _add_extra_drugs(g: GraphBuilder, r: DrugResolver) -> None:
+    for i, item in enumerate(load_entries("medical/drugs.yaml", DrugIn)):
+        where = f"medical/drugs.yaml: entry {i + 1} ({item.drug})"
+        src = require_source(item, where)
+        key = item.drug.strip().lower()
+        if key not in r.canonical:
+            r.extra.add(key)
+        did = f"drug:{key}"
+        g.entity(did, "Drug", item.drug, [key, *item.aliases, *item.brands], None, src)
+        for b in item.brands:
+            g.fact(did, "brandName", src, literal=b.lower())
+        if item.withdrawn:
+            g.fact(did, "withdrawn", src, date=item.withdrawn, valid_from=item.withdrawn)
+
+
+def _add_conditions(g: GraphBuilder) -> None:
+    import simple_icd_10_cm as cm
+
+    src = package_source(
+        "simple-icd-10-cm",
+        "ICD-10-CM (CDC/CMS), via simple-icd-10-cm",
+        "https://www.cdc.gov/nchs/icd/icd-10-cm/",
+    )
+    for code in cm.get_all_codes(True):
+        if cm.is_category(code) or (cm.is_subcategory(code) and len(code) <= 5):
+            desc = cm.get_description(code)
+            g.entity(f"condition:{code}", "Condition", desc, [], {"icd10cm": code}, src)
+    for i, item in enumerate(load_entries("medical/conditions.yaml", ConditionIn)):
+        _condition(
+            g, item.code, f"medical/conditions.yaml: entry {i + 1} ({item.code})", item.aliases
+        )
+
+
+def _condition(g: GraphBuilder, code: str, where: str, aliases: list[str] | None = None) -> str:
+    import simple_icd_10_cm as cm
+
+    if not cm.is_valid_item(code):
+        raise DataError(f"{code!r} is not a valid ICD-10-CM code", location=where)
+    cid = f"condition:{cm.add_dot(code) if '.' not in code and len(code) > 3 else code}"
+    src = package_source(
+        "simple-icd-10-cm",
+        "ICD-10-CM (CDC/CMS), via simple-icd-10-cm",
+        "https://www.cdc.gov/nchs/icd/icd-10-cm/",
+    )
+    g.entity(cid, "Condition", cm.get_description(code), aliases or [], {"icd10cm": code}, src)
+    return cid
+
+
+def _add_doses(g: GraphBuilder, r: DrugResolver) -> None:
+    for i, d in enumerate(load_entries("medical/doses.yaml", DoseIn)):
+        where = f"medical/doses.yaml: entry {i + 1} ({d.drug})"
+        did = r.resolve(d.drug, where)
+        q = {
+            "per": d.per,
+            "route": d.route,
+            "status": d.status,
+            "population": d.population,
+            "indication": d.indication,
+            "product": d.product,
+            "kind": d.kind,
+            "note": d.note,
+        }
+        if d.kind == "usual_range":
+            g.fact(
+                did,
+                "maxDose",
+                require_source(d, where),
+                value=d.min if d.min is not None else d.max,
+                value_max=d.max,
+                unit=d.unit,
+                qualifiers=q,
+            )
+        else:
+            g.fact(did, "maxDose", require_source(d, where), value=d.max, unit=d.unit, qualifiers=q)
+
+
+def _add_frequencies(g: GraphBuilder, r: DrugResolver) -> None:
+    for i, f in enumerate(load_entries("medical/frequency.yaml", FrequencyIn)):
+        where = f"medical/frequency.yaml: entry {i + 1} ({f.drug})"
+        g.fact(
+            r.resolve(f.drug, where),
+            "dosingFrequency",
+            require_source(f, where),
+            literal=f.frequency,
+            qualifiers={"indication": f.indication, "error": f.error},
+        )
+
+
+def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
+    classes: dict[str, list[str]] = {}
+    for i, c in enumerate(load_entries("medical/classes.yaml", DrugClassIn)):
+        where = f"medical/classes.yaml: entry {i + 1} ({c.id})"
+        src = require_source(c, where)
+        cid = f"drugclass:{c.id}"
+        g.entity(cid, "DrugClass", c.label, [], None, src)
+        classes[c.id] = []
+        for m in c.members:
+            did = r.resolve(m, where)
+            classes[c.id].append(did)
+            g.fact(did, "memberOf", src, object=cid)
+    for i, it in enumerate(load_entries("medical/interactions.yaml", InteractionIn)):
+        where = f"medical/interactions.yaml: entry {i + 1} ({it.a} + {it.b})"
+        src = require_source(it, where)
+        side_a = _expand(it.a, classes, r, where)
+        side_b = _expand(it.b, classes, r, where)
+        for a, via_a in side_a:
+            for b, via_b in side_b:
+                if a == b:
+                    continue
+                lo, hi = sorted((a, b))
+                via = ",".join(v for v in (via_a, via_b) if v)
+                g.fact(
+                    lo,
+                    "interactsWith",
+                    src,
+                    object=hi,
+                    qualifiers={"severity": it.severity, "effect": it.effect, "via_class": via},
+                )
+
+
+def _expand(
+    name: str, classes: dict[str, list[str]], r: DrugResolver, where: str
+) -> list[tuple[str, str]]:
+    if name.startswith("class:"):
+        key = name.removeprefix("class:")
+        if key not in classes:
+            raise DataError(f"unknown drug class {key!r}", location=where)
+        return [(d, key) for d in classes[key]]
+    return [(r.resolve(name, where), "")]
+
+
+def _add_indications(g: GraphBuilder, r: DrugResolver) -> None:
+    for i, it in enumerate(load_entries("medical/indications.yaml", IndicationIn)):
+        where = f"medical/indications.yaml: entry {i + 1} ({it.drug})"
+        cid = _condition(g, it.condition, where)
+        g.fact(
+            r.resolve(it.drug, where),
+            "indicatedFor",
+            require_source(it, where),
+            object=cid,
+            qualifiers={"label_text": it.label_text},
+        )
