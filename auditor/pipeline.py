@@ -10,6 +10,7 @@ import threading
 from collections import Counter
 from datetime import date
 from functools import cached_property
+from pathlib import Path
 
 from auditor import AUDITOR_VERSION
 from auditor.errors import UsageError
@@ -18,7 +19,7 @@ from auditor.extract.citations import find_citations
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
 from auditor.score import score
-from auditor.types import AuditResult, CitationCheck, CitationRef, Claim
+from auditor.types import AuditResult, CitationCheck, CitationRef, Claim, Mention
 from auditor.verify import Context, verify_claims
 from auditor.verify.citations import (
     LegalIndex,
@@ -53,24 +54,31 @@ def parse_as_of(as_of: str | date | None) -> date:
 class Auditor:
     """Audits texts against ``kb`` with ``rules``; thread-safe after construction."""
 
-    def __init__(self, kb: KnowledgeBase, rules: RuleSet, *, max_text_chars: int = 200_000) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        rules: RuleSet,
+        *,
+        max_text_chars: int = 200_000,
+        cache_dir: Path | None = None,
+    ) -> None:
         self.kb = kb
         self.rules = rules
         self.max_text_chars = max_text_chars
+        self.cache_dir = cache_dir
         self._rules_by_id: dict[str, Rule] = {r.id: r for p in rules.packs for r in p.rules}
-        self._linkers: dict[str, Linker] = {}
+        self._linker: Linker | None = None
         self._lock = threading.Lock()
         self.fallback_linker = None  # set by the fuzzy-linking extension
 
     # -- cached resources ----------------------------------------------------------------
 
-    def linker(self, domain: str) -> Linker:
+    def linker(self) -> Linker:
+        """The entity linker (one automaton for every domain), built on first use."""
         with self._lock:
-            if domain not in self._linkers:
-                self._linkers[domain] = Linker(
-                    self.kb, domains=None if domain == "auto" else [domain]
-                )
-            return self._linkers[domain]
+            if self._linker is None:
+                self._linker = Linker.cached(self.kb, self.cache_dir)
+            return self._linker
 
     @cached_property
     def legal_index(self) -> LegalIndex:
@@ -78,9 +86,7 @@ class Auditor:
 
     def warm_up(self) -> None:
         """Build every lazily-built structure now (servers call this before serving)."""
-        for d in self.kb.domains:
-            self.linker(d)
-        self.linker("auto")
+        self.linker()
         _ = self.legal_index
         self.audit(
             "Warm-up: 1 mg of aspirin; 347 U.S. 483 (1954); ISIN US0378331005.", domain="auto"
@@ -115,7 +121,7 @@ class Auditor:
                 domain=d,
                 kb=self.kb,
                 rules=self.rules.for_domain(d),
-                linker=self.linker(d),
+                linker=self.linker(),
                 fallback_linker=self.fallback_linker,
                 resolve_case=self._resolve_case if d == "legal" else None,
             )
@@ -130,7 +136,7 @@ class Auditor:
             domain=domains[0] if domains else "legal",
             kb=self.kb,
             rules=[],
-            linker=self.linker("auto"),
+            linker=self.linker(),
         )
         cite_claims, cite_checks = self._citations(extraction, caller, day, domains)
         claims += cite_claims
@@ -183,7 +189,7 @@ class Auditor:
         return [c for c in citations if c.strip()]
 
     def _pick_domains(self, text: str) -> list[str]:
-        mentions = self.linker("auto").link(text)
+        mentions = self.linker().link(text)
         votes: Counter[str] = Counter()
         for m in mentions:
             ent = self.kb.entity(m.candidates[0])
@@ -209,7 +215,15 @@ class Auditor:
         for info in ex.sentences:
             for ref in info.citations:
                 self._one_citation(
-                    ref, info.text, cite_rule, statute_rule, day, primary, claims, checks
+                    ref,
+                    info.text,
+                    cite_rule,
+                    statute_rule,
+                    day,
+                    primary,
+                    claims,
+                    checks,
+                    mentions=info.mentions,
                 )
             for ident in info.identifiers:
                 if id_rule is not None:
@@ -252,9 +266,12 @@ class Auditor:
         checks: list[CitationCheck],
         *,
         record_claim: bool = True,
+        mentions: list[Mention] | None = None,
     ) -> None:
         if ref.kind == "case" and cite_rule is not None:
-            c, chk = check_case(ref, self.kb, self.legal_index, cite_rule, day, domain)
+            c, chk = check_case(
+                ref, self.kb, self.legal_index, cite_rule, day, domain, _named_case(ref, mentions)
+            )
         elif ref.kind == "statute" and statute_rule is not None:
             c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain)
         elif ref.kind == "regulation":
@@ -306,6 +323,20 @@ class Auditor:
                         chk.outcome, chk.score = "verified", 1.0
 
 
+def _named_case(ref: CitationRef, mentions: list[Mention] | None) -> str | None:
+    """The case the linker found in the name right before a citation ("Roe v. Wade, 410 U.S. 113")."""
+    for m in mentions or []:
+        if "Case" not in m.types:
+            continue
+        in_name = (
+            ref.name_span is not None and m.start < ref.name_span[1] and ref.name_span[0] < m.end
+        )
+        adjacent = 0 <= ref.start - m.end <= 3
+        if in_name or adjacent:
+            return m.of_type({"Case"})
+    return None
+
+
 def _as_caller(ref: CitationRef) -> CitationRef:
     from dataclasses import replace
 
@@ -327,7 +358,12 @@ def default_auditor() -> Auditor:
 
             s = get_settings()
             kb = load_graphs(cache_dir=s.kg_cache_dir, extra_sources=s.graphs)
-            _DEFAULT = Auditor(kb, load_rules(s.rule_packs), max_text_chars=s.max_text_chars)
+            _DEFAULT = Auditor(
+                kb,
+                load_rules(s.rule_packs),
+                max_text_chars=s.max_text_chars,
+                cache_dir=s.kg_cache_dir,
+            )
         return _DEFAULT
 
 

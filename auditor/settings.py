@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     max_text_chars: int = Field(
         default=200_000, ge=1, description="Longest text audited in one call."
     )
+    trail_durable_commits: bool = Field(
+        default=True,
+        description="Wait for the disk on every trail append (SQLite synchronous=FULL, "
+        "PostgreSQL synchronous_commit=on). Off: faster appends; a power failure may lose the "
+        "last few appends, never corrupt the chain.",
+    )
 
     @classmethod
     def settings_customise_sources(

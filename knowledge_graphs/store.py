@@ -34,8 +34,10 @@ class KnowledgeBase:
         self.extra_versions = dict(extra_versions or {})
         self._by_subject: dict[str, list[Fact]] = defaultdict(list)
         self._by_object: dict[str, list[Fact]] = defaultdict(list)
+        self._by_predicate: dict[str, list[Fact]] = defaultdict(list)
         for f in self.facts:
             self._by_subject[f.subject].append(f)
+            self._by_predicate[f.predicate].append(f)
             if f.object is not None:
                 self._by_object[f.object].append(f)
 
@@ -61,6 +63,10 @@ class KnowledgeBase:
     def facts_about(self, subject: str, predicate: str | None = None) -> list[Fact]:
         facts = self._by_subject.get(subject, [])
         return [f for f in facts if predicate is None or f.predicate == predicate]
+
+    def facts_with(self, predicate: str) -> list[Fact]:
+        """Every fact of one relation."""
+        return self._by_predicate.get(predicate, [])
 
     def facts_pointing_to(self, obj: str, predicate: str | None = None) -> list[Fact]:
         facts = self._by_object.get(obj, [])

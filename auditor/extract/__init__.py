@@ -54,7 +54,7 @@ def extract_claims(
     counts as a mention of that case even when the name is abbreviated.
     """
     sentences = split_sentences(text)
-    mentions = linker.link(text)
+    mentions = linker.link(text, domains=[domain])
     if fallback_linker is not None:
         mentions = sorted([*mentions, *fallback_linker(text, mentions)], key=lambda m: m.start)
     infos = _bucket(text, sentences, mentions)

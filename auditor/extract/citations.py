@@ -1,9 +1,12 @@
 """Legal citations through eyecite, with our own parenthetical and case-name fallback.
 
-eyecite finds case citations (volume, reporter, page) and statute citations; its year and
-party names can come from the wrong parenthetical when several citations share a sentence
-(see NOTES.md), so the year and court are read from the parenthetical that follows each
-citation, and the case name from the text right before it when eyecite has none.
+eyecite's tokenizer finds case citations (volume, reporter, page) with the reporters-db
+knowledge of 2,000+ reporter spellings. Its metadata step is slow and can take the year and
+party names from the wrong parenthetical when several citations share a sentence (NOTES.md),
+so the year and court are read by us from the parenthetical that follows each citation (court
+strings resolved through our own index of courts-db citation strings) and the case name from
+the text right before it. U.S.C. and C.F.R. sections and EU / U.S. act identifiers use our own
+patterns.
 
 >>> [(c.volume, c.reporter, c.page, c.year, c.case_name) for c in
 ...  find_citations("See Brown v. Board of Education, 347 U.S. 483 (1954).")]
@@ -14,7 +17,6 @@ citation, and the case name from the text right before it when eyecite has none.
 
 from __future__ import annotations
 
-import logging
 import re
 from functools import lru_cache
 
@@ -23,7 +25,7 @@ from auditor.types import CitationRef
 _PREFILTER = re.compile(r"\d+\s+[A-Z][A-Za-z0-9.\s'()]{0,30}?\d+")
 _USC = re.compile(
     r"\b(?P<title>\d{1,2})\s*U\.?\s?S\.?\s?C\.?(?:\s*A\.)?\s*(?:§§?|[Ss]ec(?:tion|\.)?)?\s*"
-    r"(?P<section>\d+[a-z]?(?:-\d+[a-z]?)?(?:\([a-zA-Z0-9]+\))*)"
+    r"(?P<section>\d+[a-zA-Z]*(?:-\d+[a-zA-Z]*)?(?:\([a-zA-Z0-9]+\))*)"
 )
 _CFR = re.compile(
     r"\b(?P<title>\d{1,2})\s*C\.?\s?F\.?\s?R\.?\s*(?:§§?|[Pp]art|[Ss]ec(?:tion|\.)?)?\s*"
@@ -35,74 +37,100 @@ _PAREN = re.compile(
 _YEAR_IN = re.compile(
     r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
 )
+_NAME_WORD = r"(?:[A-Z0-9][\w.'’&\-]*,?|of|the|and|for|in|on|to|de|la|ex\s+rel\.)"
 _NAME_BEFORE = re.compile(
-    r"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*(?:\s+(?:of|the|and|for|de|ex\s+rel\.|[A-Z0-9][\w.'’&\-]*))*"
-    r"\s+v\.?\s+[A-Z][\w.'’&\-]*(?:\s+(?:of|the|and|for|de|[A-Z0-9][\w.'’&\-]*))*)\s*,\s*$"
+    rf"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?"
+    rf"\s+v\.?\s+[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
 )
 _EU_ACT = re.compile(
     r"\b(?P<kind>Regulation|Directive|Decision|Implementing\s+Regulation|Delegated\s+Regulation)\s*"
     r"\((?P<org>EU|EC|EEC|Euratom)\)\s*(?:No\.?\s*)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)",
     re.I,
 )
-_EU_ACT_SHORT = re.compile(r"\b(?P<kind>Directive)\s+(?P<num>\d{4}/\d{1,4}/(?:EU|EC|EEC))\b")
+_EU_ACT_SHORT = re.compile(r"\b(?P<kind>Directive)\s+(?P<num>\d{2,4}/\d{1,4}/(?:EU|EC|EEC))\b")
 _PUB_L = re.compile(r"\bPub(?:lic)?\.?\s*L(?:aw)?\.?\s*(?:No\.?\s*)?(?P<num>\d{2,3}[-–]\d{1,3})\b")
-
-logging.getLogger("eyecite").setLevel(logging.ERROR)
 
 
 @lru_cache(maxsize=1)
-def _eyecite():  # -> get_citations
-    from eyecite import get_citations
+def _tokenizer():  # -> eyecite tokenizer
+    from eyecite.tokenizers import default_tokenizer
 
-    return get_citations
+    return default_tokenizer
+
+
+@lru_cache(maxsize=1)
+def court_index() -> dict[str, str]:
+    """Citation string of a court ("11th Cir.", "S.D.N.Y.") → courts-db id (find_court misses these)."""
+    import courts_db
+
+    out: dict[str, str] = {}
+    for c in courts_db.courts:
+        cite = (c.get("citation_string") or "").strip()
+        if cite:
+            out.setdefault(_court_key(cite), c["id"])
+    return out
+
+
+_SPACE_DOT = re.compile(r"[\s.]+")
+
+
+def _court_key(s: str) -> str:
+    return _SPACE_DOT.sub("", s).lower()
 
 
 def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
     """Case, statute and regulation citations in one sentence (spans shifted by ``offset``)."""
     out: list[CitationRef] = []
     if _PREFILTER.search(text):
-        out += _eyecite_citations(text, offset)
+        out += _case_citations(text, offset)
     out += _statute_citations(text, offset)
     out += _regulation_citations(text, offset)
     out.sort(key=lambda c: c.start)
     return out
 
 
-def _eyecite_citations(text: str, offset: int) -> list[CitationRef]:
-    from eyecite.models import FullCaseCitation
+def _case_citations(text: str, offset: int) -> list[CitationRef]:
+    """Case citations found by eyecite's tokenizer (reporters-db knowledge); the year, court
+    and case name are read by us from the text around each citation."""
+    from eyecite.models import CitationToken
 
-    out: list[CitationRef] = []
     try:
-        cites = _eyecite()(text)
+        _, tokens = _tokenizer().tokenize(text)
     except Exception:  # eyecite is third-party: a crash there must not stop the audit
-        return out
-    for c in cites:
-        start, end = c.span()
-        g = c.groups
-        if isinstance(c, FullCaseCitation):
-            vol, page = _int(g.get("volume")), _int(g.get("page"))
-            if vol is None or page is None:
-                continue
-            court, year, paren_end = _parenthetical(text, end)
-            md = c.metadata
-            name, name_span = _case_name(text, start, md)
-            out.append(
-                CitationRef(
-                    offset + (name_span[0] if name_span else start),
-                    offset + max(end, paren_end),
-                    text[(name_span[0] if name_span else start) : max(end, paren_end)],
-                    "case",
-                    volume=vol,
-                    reporter=c.corrected_reporter()
-                    if hasattr(c, "corrected_reporter")
-                    else g.get("reporter"),
-                    page=page,
-                    year=year,
-                    court=getattr(md, "court", None) or court,
-                    case_name=name,
-                    name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
-                )
+        return []
+    out: list[CitationRef] = []
+    for _, tok in tokens:
+        if not isinstance(tok, CitationToken):
+            continue
+        g = tok.groups
+        vol, page = _int(g.get("volume")), _int(g.get("page"))
+        editions = tok.exact_editions or tok.variation_editions
+        if vol is None or page is None or not editions:
+            continue
+        reporter = editions[0].short_name
+        start, end = tok.start, tok.end
+        court_text, year, paren_end = _parenthetical(text, end)
+        court = court_index().get(_court_key(court_text)) if court_text else None
+        if court is None and reporter in {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"}:
+            court = "scotus"
+        name, name_span = _case_name(text, start)
+        first = name_span[0] if name_span else start
+        last = max(end, paren_end)
+        out.append(
+            CitationRef(
+                offset + first,
+                offset + last,
+                text[first:last],
+                "case",
+                volume=vol,
+                reporter=reporter,
+                page=page,
+                year=year,
+                court=court,
+                case_name=name,
+                name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
             )
+        )
     return out
 
 
@@ -138,21 +166,20 @@ def _parenthetical(text: str, end: int) -> tuple[str | None, int | None, int]:
     return court, int(y.group("year")), end + m.end()
 
 
-def _case_name(text: str, start: int, md: object) -> tuple[str | None, tuple[int, int] | None]:
+def _case_name(text: str, start: int) -> tuple[str | None, tuple[int, int] | None]:
     m = _NAME_BEFORE.search(text[max(0, start - 160) : start])
     if m:
         base = max(0, start - 160)
         name = _strip_lead(m.group("name"))
         s = base + m.end("name") - len(name)
         return name, (s, base + m.end("name"))
-    plaintiff, defendant = getattr(md, "plaintiff", None), getattr(md, "defendant", None)
-    if plaintiff and defendant:
-        return f"{plaintiff} v. {defendant}", None
     return None, None
 
 
 _LEADS = re.compile(
-    r"^(?:(?:See|see|also|In|The|As|Under|Per|Cf\.|Compare|E\.g\.,?|But|and|held|in)\s+)+"
+    r"^(?:(?:See|see|also|In|The|As|Under|Per|Cf\.|Compare|E\.g\.,?|But|and|held|in|"
+    r"Court(?:'s)?(?:\s+(?:decision|ruling|holding|opinion))?\s+in|Supreme\s+Court\s+in|"
+    r"(?:decision|ruling|holding|case)\s+(?:in|of))\s+)+"
 )
 
 

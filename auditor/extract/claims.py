@@ -9,6 +9,7 @@ the right type, a date, a frequency, a citation or an identifier.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from auditor.extract.context import CompiledRule, SentenceInfo
@@ -56,9 +57,7 @@ def claims_for_sentence(
         kind = cr.rule.applies_to.object
         if kind in {"citation", "identifier"}:
             continue  # built by the citation stage
-        if not cr.has_cue(info.cue_text):
-            continue
-        subjects = info.mentions_of(set(cr.subject_types))
+        subjects = info.mentions_of(cr.subject_types)
         from_context = False
         if not subjects:
             if names_a_subject:
@@ -67,6 +66,8 @@ def claims_for_sentence(
             if recalled is None:
                 continue
             subjects, from_context = [recalled], True
+        if not cr.has_cue(info.cue_text):
+            continue
         builder = _BUILDERS.get(kind)
         if builder is None:
             continue
@@ -125,7 +126,9 @@ def _quantity_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped
     qs = [
         q
         for q in info.quantities
-        if (not dims or q.dimension in dims) and (not units or q.unit in units)
+        if (not dims or q.dimension in dims)
+        and (not units or q.unit in units)
+        and q.start not in info.change_quantities
     ]
     if not qs:
         return []
@@ -238,9 +241,10 @@ def _literal_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-
     refs = [c for c in info.citations if c.kind == "regulation"]
     out = []
     for ref in refs:
-        subj = _nearest_subject(ref.start, subjects)
-        if subj[0].start <= ref.start < subj[0].end:
-            continue  # the identifier is itself the mention
+        named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)]
+        if not named:
+            continue  # the identifier is the only mention: the citation check covers it
+        subj = _nearest_subject(ref.start, named, ref.end)
         c = _base(info, cr, subj, kb, domain, ref.section, None)
         c.citation = ref
         out.append(c)
@@ -271,6 +275,24 @@ _BUILDERS = {
     "literal": _literal_claims,
     "none": _none_claims,
 }
+
+
+_CHANGE = re.compile(
+    r"\b(?:by|of)\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I
+)
+
+
+_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
+_LEVEL_OF = re.compile(r"\b(?:ratio|rate)\s+of\s*$", re.I)
+
+
+def is_change(info: SentenceInfo, q: Quantity) -> bool:
+    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
+    base = info.sentence.start
+    before = info.text[max(0, q.start - base - 20) : q.start - base]
+    if _CHANGE_UNIT.search(q.text):
+        return True
+    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)
 
 
 def _nearest_subject(

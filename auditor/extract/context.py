@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from auditor.extract.cues import Frequency
 from auditor.extract.identifiers import Identifier
@@ -25,6 +26,13 @@ class SentenceInfo:
     identifiers: list[Identifier] = field(default_factory=list)
     frequencies: list[Frequency] = field(default_factory=list)
 
+    @cached_property
+    def change_quantities(self) -> frozenset[int]:
+        """Start offsets of quantities that give the size of a change ("raised by 25 bp")."""
+        from auditor.extract.claims import is_change
+
+        return frozenset(q.start for q in self.quantities if is_change(self, q))
+
     @property
     def text(self) -> str:
         return self.sentence.text
@@ -33,7 +41,7 @@ class SentenceInfo:
     def cue_text(self) -> str:
         return f"{self.header} {self.sentence.text}" if self.header else self.sentence.text
 
-    def mentions_of(self, types: set[str]) -> list[tuple[Mention, str]]:
+    def mentions_of(self, types: set[str] | frozenset[str]) -> list[tuple[Mention, str]]:
         out = []
         for m in self.mentions:
             eid = m.of_type(types)
@@ -45,7 +53,6 @@ class SentenceInfo:
 _NEGATED_BEFORE = re.compile(
     r"\b(?:not|never|no longer|isn't|aren't|is not|are not)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$"
 )
-_NEGATED_INSIDE = re.compile(r"\b(?:not|never|isn't|aren't)\b")
 
 
 @dataclass(frozen=True)
@@ -56,15 +63,12 @@ class CompiledRule:
     qualifiers: tuple[tuple[str, str, re.Pattern[str]], ...]
     subject_types: frozenset[str]
     object_types: frozenset[str]
+    any_cue: re.Pattern[str] | None = None
 
     def cue_match(self, text: str) -> re.Match[str] | None:
-        if not self.cues:
+        if self.any_cue is None:
             return None
-        for c in self.cues:
-            m = c.search(text)
-            if m:
-                return m
-        return None
+        return self.any_cue.search(text)
 
     def has_cue(self, text: str) -> bool:
         return not self.cues or self.cue_match(text) is not None
@@ -75,7 +79,7 @@ class CompiledRule:
         for c in self.negative_cues:
             for m in c.finditer(text):
                 before = text[max(0, m.start() - 24) : m.start()].lower()
-                if not _NEGATED_BEFORE.search(before) and not _NEGATED_INSIDE.search(m.group(0)):
+                if not _NEGATED_BEFORE.search(before):
                     return True
         return False
 
@@ -119,4 +123,7 @@ def _compile(rule: Rule) -> CompiledRule:
         qualifiers=quals,
         subject_types=frozenset(rule.applies_to.subject_types),
         object_types=frozenset(rule.applies_to.object_types),
+        any_cue=_word_pattern("(?:" + "|".join(f"(?:{c})" for c in rule.cues) + ")")
+        if rule.cues
+        else None,
     )

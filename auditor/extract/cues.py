@@ -21,7 +21,7 @@ _LIMITS = re.compile(
     re.I,
 )
 _NEGATION = re.compile(
-    r"\b(?:not|never|no|none|neither|nor|cannot|without)\b|n't\b|n’t\b",
+    r"\b(?:not|never|no|none|neither|nor|cannot)\b|n't\b|n’t\b",
     re.I,
 )
 

@@ -69,18 +69,36 @@ _ROLE = {
 }
 
 
+_YEAR_AT = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """Stretches of text around each year: every dated pattern contains a year, so the
+    expensive patterns only run there (linear in the text, not in pattern count × length)."""
+    spans: list[tuple[int, int]] = []
+    for m in _YEAR_AT.finditer(text):
+        a, b = max(0, m.start() - 48), min(len(text), m.end() + 16)
+        if spans and a <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], b)
+        else:
+            spans.append((a, b))
+    return spans
+
+
 def find_dates(text: str) -> list[DateRef]:
     """Every date or period in ``text``, in order, without overlaps."""
     out: list[DateRef] = []
     taken = bytearray(len(text) + 1)
+    windows = _windows(text)
     for kind, pat in _PATTERNS:
-        for m in pat.finditer(text):
-            if any(taken[m.start() : m.end()]):
-                continue
-            ref = _make(kind, m)
-            if ref is not None:
-                taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
-                out.append(ref)
+        for a, b in windows:
+            for m in pat.finditer(text, a, b):
+                if any(taken[m.start() : m.end()]):
+                    continue
+                ref = _make(kind, m)
+                if ref is not None:
+                    taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+                    out.append(ref)
     for m in _NOW.finditer(text):
         if not any(taken[m.start() : m.end()]):
             today = date.today()

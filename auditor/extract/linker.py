@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from pathlib import Path
 
 import ahocorasick
+import orjson
 
 from auditor.types import Mention
 from knowledge_graphs.store import KnowledgeBase
@@ -79,75 +81,112 @@ def name_variants(name: str) -> set[str]:
         out.add(re.sub(r"\.(?=\S)", "", base).replace(".", ""))
     if base.endswith("."):
         out.add(base[:-1])
-    return {v for v in out if len(v) >= _MIN_LEN}
+    return {v for v in out if len(v) >= _MIN_LEN or (len(v) == 2 and v.isalpha() and v.isupper())}
 
 
 def _case_sensitive(name: str) -> bool:
-    letters = [c for c in name if c.isalpha()]
-    return bool(letters) and len(name) <= 5 and all(c.isupper() for c in letters)
+    """Short all-capital codes ("ALL", "USD", "OA") must match exactly."""
+    return len(name) <= 5 and name.isupper()
+
+
+LINKER_FORMAT = 2
 
 
 class Linker:
-    """Links mentions of the entities of ``kb`` (optionally only some domains/types)."""
+    """Links mentions of the entities of ``kb``; one automaton serves every domain.
 
-    def __init__(
-        self,
-        kb: KnowledgeBase,
-        *,
-        domains: Iterable[str] | None = None,
-        types: Iterable[str] = LINKED_TYPES,
-    ) -> None:
-        keep_domains = set(domains) if domains is not None else None
-        keep_types = set(types)
-        # normalised name -> list of (entity id, type, exact surface or None)
-        table: dict[str, list[tuple[str, str, str | None]]] = {}
+    ``link(text, domains=...)`` keeps only candidates of those domains, so the per-domain
+    audits and ``auto`` share one structure. Building it takes ~1–2 s for the shipped graphs;
+    :meth:`cached` stores it next to the graph cache (an integer automaton plus a JSON table,
+    no pickles) and reloads it in about half that time.
+    """
+
+    def __init__(self, kb: KnowledgeBase | None, *, types: Iterable[str] = LINKED_TYPES) -> None:
+        self._table: list[tuple[int, tuple[tuple[str, str, str, str | None], ...]]] = []
+        self._auto = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+        if kb is None:
+            return
+        keep_types = frozenset(types)
+        informative = _entities_with_curated_facts(kb)
+        # normalised name -> {entity id: (type, domain, exact surface or None)}
+        table: dict[str, dict[str, tuple[str, str, str | None]]] = {}
         for e in kb.entities.values():
-            if e.type not in keep_types or (
-                keep_domains is not None and e.domain not in keep_domains
-            ):
+            if e.type not in keep_types:
                 continue
             for n in e.names():
-                for v in name_variants(n):
-                    key = normalize(v)
-                    exact = v if _case_sensitive(v) else None
-                    bucket = table.setdefault(key, [])
-                    if all(c[0] != e.id for c in bucket):
-                        bucket.append((e.id, e.type, exact))
-        self._ranked = {eid: self._rank(kb, eid) for ids in table.values() for eid, _, _ in ids}
-        auto = ahocorasick.Automaton()
+                if e.type == "Drug" and ", " in n and n != e.label:
+                    continue  # inverted index forms ("hydrochloride, metformin") never occur in prose
+                for v in name_variants(n) if _needs_variants(n) else _plain(n):
+                    bucket = table.setdefault(normalize(v), {})
+                    if e.id not in bucket:
+                        bucket[e.id] = (e.type, e.domain, v if _case_sensitive(v) else None)
         for key, cands in table.items():
-            cands.sort(key=lambda c: (-self._ranked[c[0]], c[0]))
-            auto.add_word(key, (key, tuple(cands)))
-        if len(auto):
-            auto.make_automaton()
-        self._auto = auto
-        self.size = len(table)
+            ranked = (
+                sorted(cands.items(), key=lambda kv: (kv[0] not in informative, kv[0]))
+                if len(cands) > 1
+                else cands.items()
+            )
+            self._auto.add_word(key, len(self._table))
+            self._table.append((len(key), tuple((eid, *meta) for eid, meta in ranked)))
+        if len(self._auto):
+            self._auto.make_automaton()
 
-    @staticmethod
-    def _rank(kb: KnowledgeBase, entity_id: str) -> int:
-        """Prefer entities the graph knows something about (curated facts)."""
-        return sum(
-            1
-            for f in kb.facts_about(entity_id)
-            if f.predicate not in {"drugbankId", "meshId", "brandName"}
-        )
+    @property
+    def size(self) -> int:
+        return len(self._table)
 
-    def link(self, text: str) -> list[Mention]:
+    @classmethod
+    def cached(cls, kb: KnowledgeBase, cache_dir: Path | None) -> Linker:
+        """The linker for ``kb``, loaded from ``cache_dir`` when built before for this kg_version."""
+        if cache_dir is None:
+            return cls(kb)
+        stem = cache_dir / f"linker-{kb.kg_version}-v{LINKER_FORMAT}"
+        auto_path, table_path = stem.with_suffix(".automaton"), stem.with_suffix(".json")
+        if auto_path.exists() and table_path.exists():
+            try:
+                linker = cls(None)
+                linker._auto = ahocorasick.load(str(auto_path), _never)
+                linker._table = [
+                    (n, tuple(tuple(c) for c in cands))
+                    for n, cands in orjson.loads(table_path.read_bytes())
+                ]
+                return linker
+            except (OSError, ValueError, orjson.JSONDecodeError):
+                pass  # a damaged cache is rebuilt
+        linker = cls(kb)
+        try:
+            cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = stem.with_suffix(".tmp")
+            linker._auto.save(str(tmp))
+            tmp.replace(auto_path)
+            table_path.write_bytes(orjson.dumps(linker._table))
+        except OSError:
+            pass  # a read-only cache directory only costs start-up time
+        return linker
+
+    def link(self, text: str, *, domains: Iterable[str] | None = None) -> list[Mention]:
         """Whole-word, longest, non-overlapping mentions in ``text`` (in text order)."""
         if not len(self._auto) or not text:
             return []
+        keep = frozenset(domains) if domains is not None else None
         norm = normalize(text)
-        raw: list[tuple[int, int, tuple[tuple[str, str, str | None], ...]]] = []
-        for end, (key, cands) in self._auto.iter(norm):
-            start = end - len(key) + 1
+        raw: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
+        table = self._table
+        for end, idx in self._auto.iter(norm):
+            length, cands = table[idx]
+            start = end - length + 1
             stop = end + 1
             if not _bounded(norm, start, stop):
                 continue
-            ok = tuple(c for c in cands if c[2] is None or text[start:stop] == c[2])
+            ok = tuple(
+                (eid, typ)
+                for eid, typ, dom, exact in cands
+                if (keep is None or dom in keep) and (exact is None or text[start:stop] == exact)
+            )
             if ok:
                 raw.append((start, stop, ok))
         raw.sort(key=lambda r: (-(r[1] - r[0]), r[0]))
-        taken: list[tuple[int, int, tuple[tuple[str, str, str | None], ...]]] = []
+        taken: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
         occupied = bytearray(len(text) + 1)
         for start, stop, cands in raw:
             if any(occupied[start:stop]):
@@ -159,6 +198,26 @@ class Linker:
             Mention(s, e, text[s:e], tuple(c[0] for c in cands), tuple(c[1] for c in cands))
             for s, e, cands in taken
         ]
+
+
+def _never(_: object) -> object:  # integer automata store no objects to deserialise
+    raise ValueError("unexpected object value in an integer automaton")
+
+
+def _needs_variants(name: str) -> bool:
+    return "." in name or "&" in name or "  " in name
+
+
+def _plain(name: str) -> tuple[str, ...]:
+    n = name.strip()
+    ok = len(n) >= _MIN_LEN or (len(n) == 2 and n.isalpha() and n.isupper())
+    return (n,) if ok else ()
+
+
+def _entities_with_curated_facts(kb: KnowledgeBase) -> frozenset[str]:
+    """Entities the graph knows something about beyond identifiers (preferred when ambiguous)."""
+    skip = {"drugbankId", "meshId", "brandName"}
+    return frozenset(f.subject for f in kb.facts if f.predicate not in skip)
 
 
 def _bounded(norm: str, start: int, stop: int) -> bool:

@@ -84,7 +84,7 @@ _CURRENCY_WORDS = {
     "chf": "CHF",
 }
 
-_NUM = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_NUM = r"(?:(?<![\w.])[-−](?=\d))?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 _WNUM = r"(?:" + "|".join(sorted(map(re.escape, _WORD_NUMBERS), key=len, reverse=True)) + r")"
 _UNIT = (
     r"(?:milligrams?|mgs?|micrograms?|mcg|µg|ug|grams?|g|kilograms?|kg|milliliters?|millilitres?|"
@@ -125,7 +125,7 @@ def _num(s: str) -> float:
     s = s.strip().lower()
     if s in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[s])
-    return float(s.replace(",", ""))
+    return float(s.replace(",", "").replace("−", "-"))
 
 
 def _unit_code(u: str) -> str:

@@ -138,7 +138,7 @@ def split_sentences(text: str) -> list[Sentence]:
     for m in _BOUNDARY.finditer(text):
         cut = m.end()
         piece = text[start : m.start() + 1] if m.group(0)[0] in ".!?" else text[start : m.start()]
-        if m.group(0)[0] in ".!?" and _is_abbreviation(piece):
+        if m.group(0)[0] in ".!?" and _is_abbreviation(piece, text[cut : cut + 3]):
             continue
         _emit(text, start, cut, out)
         start = cut
@@ -146,7 +146,13 @@ def split_sentences(text: str) -> list[Sentence]:
     return out
 
 
-def _is_abbreviation(piece: str) -> bool:
+_ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]")
+_CORPORATE = {"inc", "co", "corp", "ltd", "llc", "plc", "bros", "assn"}
+
+
+def _is_abbreviation(piece: str, following: str = "") -> bool:
+    if piece.rstrip("\"')] ").endswith(".."):
+        return False  # "Inc.." : an abbreviation that also ends the sentence
     tail = piece.rsplit("\n", 1)[-1].strip()
     if re.fullmatch(r"(?:\d{1,2}|[a-zA-Z])[.)]", tail):  # a list marker ("1.", "a)") opens an item
         return True
@@ -154,10 +160,12 @@ def _is_abbreviation(piece: str) -> bool:
     if not m:
         return False
     word = m.group(1).lower().rstrip(".")
+    if word in _CORPORATE and following[:1].isupper() and not following.startswith(("v.", "V.")):
+        return False  # "... Wayfair, Inc. In 2018 ..." ends a sentence
     if word in _ABBREV:
         return True
     # single initials ("J. Smith") and dotted acronyms ("U.S.", "F.D.A.")
-    return len(word) == 1 or bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", word))
+    return len(word) == 1 or bool(_ACRONYM.fullmatch(word))
 
 
 def _emit(text: str, start: int, end: int, out: list[Sentence]) -> None:

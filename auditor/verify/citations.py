@@ -64,12 +64,16 @@ _STOP = {
 }
 
 
+_NON_WORD = re.compile(r"[^a-z0-9 ]+")
+_SPACE_DOT = re.compile(r"[\s.]+")
+
+
 def _tokens(name: str) -> list[str]:
-    return [t for t in re.sub(r"[^a-z0-9 ]+", " ", name.lower().replace("’", "'")).split() if t]
+    return [t for t in _NON_WORD.sub(" ", name.lower().replace("’", "'")).split() if t]
 
 
 def _reporter_key(r: str) -> str:
-    return re.sub(r"[\s.]+", "", r).lower()
+    return _SPACE_DOT.sub("", r).lower()
 
 
 @dataclass
@@ -81,6 +85,7 @@ class LegalIndex:
     us_years: list[tuple[int, int]] = field(default_factory=list)  # (volume, year), sorted
     statutes: dict[tuple[str, str, str], str] = field(default_factory=dict)
     subjects: dict[str, set[str]] = field(default_factory=dict)  # phrase -> statute ids
+    subject_pattern: re.Pattern[str] | None = None
     reporters: dict[str, str] = field(default_factory=dict)
 
     @classmethod
@@ -111,6 +116,11 @@ class LegalIndex:
                     ix.reporters.setdefault(_reporter_key(n), e.id)
                 ix.reporters[_reporter_key(str(e.attrs.get("abbreviation", "")))] = e.id
         ix.us_years.sort()
+        phrases = sorted((p for p in ix.subjects if len(p) > 6), key=len, reverse=True)
+        if phrases:
+            ix.subject_pattern = re.compile(
+                r"(?<!\w)(?:" + "|".join(re.escape(p) for p in phrases) + r")(?!\w)"
+            )
         return ix
 
     def us_year_bounds(self, volume: int) -> tuple[int, int] | None:
@@ -125,14 +135,22 @@ class LegalIndex:
 def _phrases(text: str) -> list[str]:
     """Subject phrases of a statute: its subject and heading, lower-cased, minus boilerplate."""
     t = text.lower().strip().rstrip(".")
-    parts = re.split(r";|,|\band\b|\bor\b", t)
-    out = [t] + [p.strip() for p in parts if len(p.strip()) > 4]
+    bare = re.sub(r"\s*\([^)]*\)", "", t).strip()
+    parts = re.split(r";|,|\band\b|\bor\b", bare)
+    out = [t, bare] + [p.strip() for p in parts if len(p.strip()) > 4]
     return [p for p in dict.fromkeys(out) if p]
 
 
 def check_case(
-    ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex, rule: Rule, as_of: date, domain: str
+    ref: CitationRef,
+    kb: KnowledgeBase,
+    ix: LegalIndex,
+    rule: Rule,
+    as_of: date,
+    domain: str,
+    named_hint: str | None = None,
 ) -> tuple[Claim, CitationCheck]:
+    """Check one case citation; ``named_hint`` is the case the linker found in its name."""
     claim = Claim(
         text=ref.text,
         start=ref.start,
@@ -149,6 +167,7 @@ def check_case(
         claim.object += f" ({ref.year})"  # type: ignore[operator]
     cid = ix.by_cite.get((ref.volume or 0, _reporter_key(ref.reporter or ""), ref.page or 0))
     named = ix.by_name.get(" ".join(_tokens(ref.case_name))) if ref.case_name else None
+    named = named or named_hint
     if cid is not None:
         ent = kb.entity(cid)
         claim.subject, claim.subject_label = cid, ent.label if ent else cid
@@ -279,7 +298,7 @@ def check_statute(
         return claim, _check(ref, "not_found", claim.reason or "")
     facts = kb.facts_about(sid, "sectionHeading") + kb.facts_about(sid, "statuteSubject")
     low = sentence.lower()
-    said = [p for p in ix.subjects if len(p) > 6 and re.search(rf"\b{re.escape(p)}\b", low)]
+    said = _phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects[p]]
     foreign = [p for p in said if sid not in ix.subjects[p]]
     if said:
@@ -300,14 +319,20 @@ def check_statute(
     return claim, _check(ref, "verified", claim.reason or "")
 
 
+def _phrases_in(low: str, ix: LegalIndex) -> list[str]:
+    """Every statute subject phrase in the sentence (overlapping phrases included)."""
+    if ix.subject_pattern is None:
+        return []
+    found = {m.group(0) for m in ix.subject_pattern.finditer(low)}
+    # shorter phrases inside a longer match ("wire fraud" in "mail or wire fraud") count too
+    found |= {p for p in ix.subjects if len(p) > 6 and any(p in f for f in found)}
+    return sorted(found)
+
+
 def check_regulation(ref: CitationRef, kb: KnowledgeBase) -> CitationCheck:
     want = re.sub(r"[^a-z0-9/]+", "", (ref.section or "").lower().replace("no.", ""))
-    for f in kb.facts:
-        if (
-            f.predicate == "officialIdentifier"
-            and f.literal
-            and re.sub(r"[^a-z0-9/]+", "", f.literal.lower().replace("no.", "")) == want
-        ):
+    for f in kb.facts_with("officialIdentifier"):
+        if f.literal and re.sub(r"[^a-z0-9/]+", "", f.literal.lower().replace("no.", "")) == want:
             return _check(ref, "verified", f"{f.literal} is {label_of(kb, f.subject)}")
     return _check(ref, "not_found", "no regulation with this identifier in the graph")
 

@@ -31,9 +31,7 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
     if hits:
         support(claim, hits, kb, "the identifier matches")
         return
-    owner = [
-        f for f in kb.facts if f.predicate == rel and f.literal and _norm_ident(f.literal) == stated
-    ]
+    owner = [f for f in kb.facts_with(rel) if f.literal and _norm_ident(f.literal) == stated]
     detail = f" (that is the identifier of {label_of(kb, owner[0].subject)})" if owner else ""
     contradict(
         claim,

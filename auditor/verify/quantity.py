@@ -281,10 +281,9 @@ def _classify(
     if any(_matches(f, c, rule) for f in all_facts if f not in pool):
         return "outdated_fact"
     if relation in {"maxDose", "minimumRatio", "reportingThreshold"}:
-        for other in ctx.kb.facts:
+        for other in ctx.kb.facts_with(relation):
             if (
-                other.predicate == relation
-                and other.subject != c.subject
+                other.subject != c.subject
                 and _matches(other, c, rule)
                 and other.unit == pool[0].unit
             ):

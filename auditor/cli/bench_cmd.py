@@ -1,0 +1,21 @@
+"""``kgaudit bench audit|api|batch|engine|kernels``: performance as ratios against a baseline
+measured in the same run (never as pass/fail timings)."""
+
+from __future__ import annotations
+
+import click
+
+from auditor.cli.main import LazyGroup
+
+_BENCHES = {
+    "audit": "auditor.bench:bench_audit_command",
+    "api": "auditor.api.bench:bench_api_command",
+    "batch": "auditor.batch.bench:bench_batch_command",
+    "engine": "engine.cli:bench_engine_command",
+    "kernels": "kernels.bench:bench_kernels_command",
+}
+
+
+@click.group("bench", cls=LazyGroup, lazy=_BENCHES)
+def bench_group() -> None:
+    """Benchmarks of the auditor, API, batch runner, engine and kernels."""

@@ -1,0 +1,154 @@
+"""``kgaudit eval``: measured quality on the generated benchmark and the golden realistic set."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import orjson
+
+from auditor.errors import UsageError
+
+_GOLDEN_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "golden"
+
+
+@click.group("eval", invoke_without_command=True)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    type=click.Choice(["finance", "medical", "legal"]),
+    help="Only this domain (repeatable).",
+)
+@click.option("--per-domain", default=300, show_default=True, help="Generated answers per domain.")
+@click.option("--seed", default=7, show_default=True, help="Seed of the generated benchmark.")
+@click.option(
+    "--golden",
+    "golden_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of golden cases (default: tests/golden of the source tree, if present).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("--misses", "show_misses", is_flag=True, help="List every claim-level miss.")
+@click.option(
+    "--fit", is_flag=True, help="Refit the calibrated risk model on the benchmark and save it."
+)
+@click.pass_context
+def eval_group(
+    ctx: click.Context,
+    domains: tuple[str, ...],
+    per_domain: int,
+    seed: int,
+    golden_dir: Path | None,
+    fmt: str,
+    show_misses: bool,
+    fit: bool,
+) -> None:
+    """Generate a labelled benchmark from the graphs, audit it, and print precision/recall/F1,
+    claim-level accuracy per domain and per hallucination type, and the FER error; then the
+    same metrics on the golden realistic answers."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if per_domain < 1:
+        raise UsageError("--per-domain must be at least 1")
+    from auditor import get_auditor
+    from auditor.evaluation.benchmark import generate_benchmark
+    from auditor.evaluation.golden import load_golden
+    from auditor.evaluation.metrics import evaluate
+
+    auditor = get_auditor()
+    wanted = domains or ("finance", "medical", "legal")
+    t0 = time.perf_counter()
+    cases = generate_benchmark(auditor.kb, seed=seed, per_domain=per_domain, domains=tuple(wanted))
+
+    def run(case):  # type: ignore[no-untyped-def]
+        return auditor.audit(case.text, domain=case.domain, as_of=case.as_of)
+
+    report: dict[str, object] = {
+        "seed": seed,
+        "per_domain": per_domain,
+        "kg_version": auditor.kb.kg_version,
+        "rules_version": auditor.rules.version,
+    }
+    bench = evaluate(cases, run)
+    report["benchmark"] = bench["domains"]
+    gdir = golden_dir or (_GOLDEN_DEFAULT if _GOLDEN_DEFAULT.exists() else None)
+    gold_misses: list[dict[str, object]] = []
+    if gdir is not None:
+        golden = [g for g in load_golden(gdir) if g.domain in wanted]
+        if golden:
+            gres = evaluate([g.as_case() for g in golden], run)
+            report["golden"] = gres["domains"]
+            report["golden_cases"] = len(golden)
+            gold_misses = gres["misses"]
+    if fit:
+        from auditor.risk.fit import fit_and_save
+
+        report["risk"] = fit_and_save(auditor, seed=seed, per_domain=per_domain)
+    report["seconds"] = round(time.perf_counter() - t0, 1)
+    if fmt == "json":
+        if show_misses:
+            report["misses"] = {"benchmark": bench["misses"], "golden": gold_misses}
+        click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+        return
+    _print(
+        report, "benchmark", f"generated benchmark (seed {seed}, {per_domain} answers per domain)"
+    )
+    if "golden" in report:
+        _print(
+            report, "golden", f"golden realistic answers ({report['golden_cases']} cases, {gdir})"
+        )
+    if "risk" in report:
+        from auditor.risk.fit import describe
+
+        click.echo(describe(report["risk"]))  # type: ignore[arg-type]
+    if show_misses:
+        for m in [*bench["misses"], *gold_misses]:
+            click.echo(
+                f"  miss {m['case']}: expected {m['expected']}, got {m['got']}: {m['sentence']}"
+            )
+    click.echo(
+        f"\nkg {report['kg_version']} · rules {report['rules_version']} · {report['seconds']} s"
+    )
+
+
+def _print(report: dict[str, object], key: str, title: str) -> None:
+    click.echo(f"\n{title}")
+    click.echo(
+        f"{'domain':<9}{'answers':>8}{'prec':>8}{'recall':>8}{'F1':>8}{'claim acc':>11}{'FER MAE':>9}"
+    )
+    rows = report[key]
+    assert isinstance(rows, dict)
+    for d, s in rows.items():
+        click.echo(
+            f"{d:<9}{s['answers']:>8}{s['precision']:>8.3f}{s['recall']:>8.3f}{s['f1']:>8.3f}"
+            f"{(s['claim_accuracy'] or 0):>11.3f}{(s['fer_mae'] if s['fer_mae'] is not None else 0):>9.3f}"
+        )
+    kinds = sorted({k for s in rows.values() for k in s["recall_by_kind"]})
+    if kinds:
+        click.echo("answer-level recall per hallucination type:")
+        for k in kinds:
+            vals = "  ".join(
+                f"{d}={rows[d]['recall_by_kind'][k]:.3f}"
+                for d in rows
+                if k in rows[d]["recall_by_kind"]
+            )
+            click.echo(f"  {k:<22}{vals}")
+
+
+@eval_group.command("generation")
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def generation_command(args: tuple[str, ...]) -> None:
+    """Answer held-out questions with the default model, constrained and not, and audit them."""
+    try:
+        from auditor.evaluation.generation import main as run_generation_eval
+    except ModuleNotFoundError as exc:
+        raise UsageError(
+            f"'kgaudit eval generation' needs the engine extra ({exc.name} is missing): "
+            "pip install 'kgaudit[engine]'"
+        ) from exc
+    run_generation_eval(list(args))

@@ -1,0 +1,1 @@
+"""Measured quality: a generated labelled benchmark, golden realistic cases, and metrics."""
