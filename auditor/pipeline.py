@@ -16,6 +16,7 @@ from auditor import AUDITOR_VERSION
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
 from auditor.extract.citations import find_citations
+from auditor.extract.fuzzy import DomainLinker, FuzzyLinker, annotate_claims
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
 from auditor.score import score
@@ -61,6 +62,8 @@ class Auditor:
         *,
         max_text_chars: int = 200_000,
         cache_dir: Path | None = None,
+        fuzzy: bool = True,
+        risk: bool = True,
     ) -> None:
         self.kb = kb
         self.rules = rules
@@ -69,7 +72,9 @@ class Auditor:
         self._rules_by_id: dict[str, Rule] = {r.id: r for p in rules.packs for r in p.rules}
         self._linker: Linker | None = None
         self._lock = threading.Lock()
-        self.fallback_linker = None  # set by the fuzzy-linking extension
+        self.fallback_linker = None  # an extra linker hook (see extract_claims)
+        self.fuzzy_linker = FuzzyLinker(kb, cache_dir=cache_dir) if fuzzy else None
+        self.risk = risk
 
     # -- cached resources ----------------------------------------------------------------
 
@@ -88,6 +93,8 @@ class Auditor:
         """Build every lazily-built structure now (servers call this before serving)."""
         self.linker()
         _ = self.legal_index
+        if self.fuzzy_linker is not None:
+            self.fuzzy_linker.index()
         self.audit(
             "Warm-up: 1 mg of aspirin; 347 U.S. 483 (1954); ISIN US0378331005.", domain="auto"
         )
@@ -115,13 +122,14 @@ class Auditor:
         claims: list[Claim] = []
         checks: list[CitationCheck] = []
         seen_sentences = None
+        fuzzy: list[Mention] = []
         for d in domains:
             ex = extract_claims(
                 text,
                 domain=d,
                 kb=self.kb,
                 rules=self.rules.for_domain(d),
-                linker=self.linker(),
+                linker=self._linker_for(d),  # type: ignore[arg-type]
                 fallback_linker=self.fallback_linker,
                 resolve_case=self._resolve_case if d == "legal" else None,
             )
@@ -131,6 +139,7 @@ class Auditor:
                 for info in ex.sentences:
                     claims += brand_claims(info, self.kb, rule, d)
             seen_sentences = ex
+            fuzzy += [m for i in ex.sentences for m in i.mentions if m.fuzzy_score is not None]
         extraction = seen_sentences or extract_claims(
             text,
             domain=domains[0] if domains else "legal",
@@ -142,11 +151,12 @@ class Auditor:
         claims += cite_claims
         checks += cite_checks
         self._sync_regulation_checks(claims, checks)
+        annotate_claims(claims, fuzzy, self.kb)
         claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
         checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
         s = score(claims, checks)
         primary = domain if domain != "auto" else (domains[0] if domains else "auto")
-        return AuditResult(
+        result = AuditResult(
             domain=primary,
             as_of=day,
             claims=claims,
@@ -162,6 +172,17 @@ class Auditor:
             auditor_version=AUDITOR_VERSION,
             domains=domains or [primary],
         )
+        if self.risk:
+            from auditor.risk import annotate_risk
+
+            annotate_risk(result)
+        return result
+
+    def _linker_for(self, domain: str) -> Linker | DomainLinker:
+        """The exact linker, with the fuzzy fallback for ``domain`` when enabled."""
+        if self.fuzzy_linker is None:
+            return self.linker()
+        return self.fuzzy_linker.bind(self.linker(), domain, self.rules.for_domain(domain))
 
     def _check_text(self, text: object) -> str:
         if isinstance(text, bytes | bytearray):

@@ -64,7 +64,7 @@ class DateRef:
     first: date  # first day covered
     last: date  # last day covered
     precision: Literal["day", "month", "year", "now"]
-    role: Literal["point", "since", "until", "current"] = "point"
+    role: Literal["point", "since", "until", "by", "after", "current"] = "point"
 
 
 @dataclass(frozen=True, slots=True)

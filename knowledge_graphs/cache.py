@@ -29,9 +29,9 @@ from knowledge_graphs.model import DOMAINS, Entity, Fact, Source
 FORMAT_VERSION = 1
 _BUILDERS_DIR = Path(__file__).resolve().parent / "builders"
 _PACKAGES = {
-    "medical": ("drug-named-entity-recognition", "simple-icd-10-cm"),
+    "medical": ("drug-named-entity-recognition", "simple-icd-10-cm", "wordfreq"),
     "finance": ("pycountry", "babel"),
-    "legal": ("reporters-db", "courts-db"),
+    "legal": ("reporters-db", "courts-db", "wordfreq"),
 }
 
 

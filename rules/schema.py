@@ -76,6 +76,11 @@ class AppliesTo(Strict):
     dimensions: list[str] = Field(default_factory=list)
     units: list[str] = Field(default_factory=list)
     identifier_schemes: list[str] = Field(default_factory=list)
+    ignore_values_near: list[str] = Field(
+        default_factory=list,
+        description="Regexes: a value with one of these within a few words is about something "
+        "else (e.g. 'inflation' next to a percentage in a policy-rate sentence).",
+    )
 
 
 class Tolerance(Strict):

@@ -65,8 +65,12 @@ def eval_group(
     t0 = time.perf_counter()
     cases = generate_benchmark(auditor.kb, seed=seed, per_domain=per_domain, domains=tuple(wanted))
 
+    audited: list[tuple[object, object]] = []
+
     def run(case):  # type: ignore[no-untyped-def]
-        return auditor.audit(case.text, domain=case.domain, as_of=case.as_of)
+        result = auditor.audit(case.text, domain=case.domain, as_of=case.as_of)
+        audited.append((case, result))
+        return result
 
     report: dict[str, object] = {
         "seed": seed,
@@ -76,6 +80,9 @@ def eval_group(
     }
     bench = evaluate(cases, run)
     report["benchmark"] = bench["domains"]
+    from auditor.risk import evaluate_risk
+
+    report["risk"] = evaluate_risk(audited)  # type: ignore[arg-type]
     gdir = golden_dir or (_GOLDEN_DEFAULT if _GOLDEN_DEFAULT.exists() else None)
     gold_misses: list[dict[str, object]] = []
     if gdir is not None:
@@ -88,7 +95,7 @@ def eval_group(
     if fit:
         from auditor.risk.fit import fit_and_save
 
-        report["risk"] = fit_and_save(auditor, seed=seed, per_domain=per_domain)
+        report["fit"] = fit_and_save(auditor, seed=seed, per_domain=per_domain)
     report["seconds"] = round(time.perf_counter() - t0, 1)
     if fmt == "json":
         if show_misses:
@@ -102,10 +109,13 @@ def eval_group(
         _print(
             report, "golden", f"golden realistic answers ({report['golden_cases']} cases, {gdir})"
         )
-    if "risk" in report:
-        from auditor.risk.fit import describe
+    from auditor.risk.fit import describe, metrics_table
 
-        click.echo(describe(report["risk"]))  # type: ignore[arg-type]
+    if report["risk"]:
+        title = "calibrated risk on the generated benchmark (Brier, ECE 10 bins, ROC AUC)"
+        click.echo(metrics_table(report["risk"], title))  # type: ignore[arg-type]
+    if "fit" in report:
+        click.echo(describe(report["fit"]))  # type: ignore[arg-type]
     if show_misses:
         for m in [*bench["misses"], *gold_misses]:
             click.echo(

@@ -66,7 +66,6 @@ def extract_claims(
     claims: list[Claim] = []
     for i, info in enumerate(infos):
         claims += claims_for_sentence(info, i, compiled, kb, domain, memory)
-        memory.remember(i, info)
     return Extraction(infos, claims)
 
 

@@ -1,43 +1,92 @@
 """Assemble claims ``(subject, predicate, object/value, qualifiers, span)`` from the rule packs.
 
-A rule fires on a sentence when an entity of one of its subject types is mentioned (or was
-the subject of one of the last sentences: "Ibuprofen is an NSAID. The OTC maximum is 1,200
-mg a day."), one of its cues occurs (in the sentence or in the list header it belongs to),
-and the kind of object it needs is present: a quantity of the right dimension, an entity of
-the right type, a date, a frequency, a citation or an identifier.
+A rule fires on a sentence when an entity of one of its subject types is mentioned (or the
+sentence refers back to one: "Ibuprofen is an NSAID. The OTC maximum is 1,200 mg a day." /
+"It has applied since 25 May 2018."), one of its cues occurs (in the sentence or in the list
+header it belongs to), and the kind of object it needs is present: a quantity of the right
+dimension, an entity of the right type, a date, a frequency or a regulation identifier.
+Negation and qualifiers are read from the clause that holds the claim, not the sentence.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
+from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import is_negated, rate_direction
 from auditor.types import Claim, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
-CONTEXT_WINDOW = 3  # sentences a subject stays "current" for pronoun-like references
+CONTEXT_WINDOW = 3  # sentences a subject stays "current" for back-references
+_BACK_REFERENCE = re.compile(
+    r"^\W*(?!it(?:'s|\s+is|\s+was|\s+may\s+be|\s+can\s+be|\s+would\s+be|\s+will\s+be)\s+(?:\w+\s+){0,3}?(?:to|that)\b)"
+    r"(?:it|its|this|that|they|these|those|he|she|the\s+(?:drug|medication|medicine|pill|tablet|"
+    r"regulation|directive|act|law|rule|statute|case|decision|ruling|opinion|court|holding|rate|"
+    r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
+    re.I,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|had|used\s+to|previously|formerly|before\s+that|until\s+then|"
+    r"back\s+then|at\s+the\s+time)\b",
+    re.I,
+)
+_PRESENT = re.compile(
+    r"\b(?:is|are|remains?|stands?|sits?|currently|now|today|still|has\s+been|have\s+been)\b", re.I
+)
+_PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)
+_EXPLETIVE = re.compile(
+    r"it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){0,3}?(?:to|that)\s+(?!take\s+with|use\s+with)", re.I
+)
+_LIST_JOIN = re.compile(
+    r"\s*(?:,|,?\s*(?:or|and|nor)|,?(?:\s+\w+)?\s*(?:like|such\s+as|including|e\.g\.,?))\s*", re.I
+)
+_OVERRULE = re.compile(r"\b(?:overrul\w*|overturn\w*|abrogat\w*|repudiat\w*)", re.I)
+_CLAUSE_JOIN = re.compile(r"\b(?:and|or|but|while|whereas)\b|[;,]", re.I)
+_DOSE_FORM_AFTER = re.compile(
+    r"^\s*(?:-|\s)?(?:tablets?|caplets?|capsules?|pills?|softgels?|"
+    r"strength|vials?|patch(?:es)?|doses?\s+form)\b",
+    re.I,
+)
 
 
 class SubjectMemory:
-    """The most recent subject of each entity type, for sentences that do not name one."""
+    """The topic of recent sentences per entity type (the first mention of each sentence)."""
 
     def __init__(self) -> None:
         self._last: dict[str, tuple[int, Mention, str]] = {}
 
-    def remember(self, index: int, info: SentenceInfo) -> None:
+    def remember(self, index: int, info: SentenceInfo, subject_types: frozenset[str]) -> None:
+        seen: set[str] = set()
         for m in info.mentions:
             for eid, typ in zip(m.candidates, m.types, strict=True):
-                self._last[typ] = (index, m, eid)
+                if typ in subject_types and typ not in seen:
+                    seen.add(typ)
+                    self._last[typ] = (index, m, eid)
+
+    def recent(self, index: int, hit: tuple[Mention, str]) -> bool:
+        """The hit was the topic of the previous sentence (or this one)."""
+        return any(m is hit[0] and index - i <= 1 for i, m, _ in self._last.values())
+
+    def topics(self) -> set[str]:
+        return {e for _, _, e in self._last.values()}
+
+    def touch(self, index: int, entity_ids: set[str]) -> None:
+        """These topics were referred to again: they stay current."""
+        self._last = {
+            t: ((index, m, e) if e in entity_ids else (i, m, e))
+            for t, (i, m, e) in self._last.items()
+        }
 
     def recall(self, index: int, types: Iterable[str]) -> tuple[Mention, str] | None:
-        best = None
-        for t in types:
-            hit = self._last.get(t)
-            if hit and index - hit[0] <= CONTEXT_WINDOW and (best is None or hit[0] > best[0]):
-                best = hit
-        return (best[1], best[2]) if best else None
+        """The most recent topic of one of ``types``; within a sentence, the first mention."""
+        hits = [h for t in types if (h := self._last.get(t)) and index - h[0] <= CONTEXT_WINDOW]
+        if not hits:
+            return None
+        best = min(hits, key=lambda h: (-h[0], h[1].start, h[2]))
+        return best[1], best[2]
 
 
 def claims_for_sentence(
@@ -49,20 +98,36 @@ def claims_for_sentence(
     memory: SubjectMemory,
 ) -> list[Claim]:
     out: list[Claim] = []
-    # a sentence that names a subject of some rule talks about that subject, so no rule
-    # borrows the previous sentences' subject for it
-    all_subject_types = set().union(*(cr.subject_types for cr in rules)) if rules else set()
+    all_subject_types = (
+        frozenset().union(*(cr.subject_types for cr in rules)) if rules else frozenset()
+    )
     names_a_subject = bool(info.mentions_of(all_subject_types))
+    refers_back = bool(_BACK_REFERENCE.match(info.text))
     for cr in rules:
         kind = cr.rule.applies_to.object
         if kind in {"citation", "identifier"}:
             continue  # built by the citation stage
         subjects = info.mentions_of(cr.subject_types)
+        memory_hit = memory.recall(index, cr.subject_types)
+        recalled = memory_hit if (refers_back or not names_a_subject) else None
+        if recalled is not None and not refers_back and not memory.recent(index, recalled):
+            recalled = None  # no "it"/"the drug": only the previous sentence's topic carries over
         from_context = False
-        if not subjects:
-            if names_a_subject:
-                continue
-            recalled = memory.recall(index, cr.subject_types)
+        if (
+            kind == "entity"
+            and memory_hit is not None
+            and cr.subject_types & cr.object_types
+            and memory_hit[1] not in {eid for _, eid in subjects}
+            and _pronoun_is_subject(info, subjects)
+        ):
+            # "Taking it with oxycodone ..." / "Don't take ibuprofen while you're on it":
+            # the pronoun is the subject, every named entity an object
+            subjects, from_context = [memory_hit], True
+        elif refers_back and recalled is not None and not _named_first(info, subjects):
+            # "It has applied since 2019, replacing the Directive": "it" is the subject,
+            # later mentions are complements
+            subjects, from_context = [recalled, *subjects], True
+        elif not subjects:
             if recalled is None:
                 continue
             subjects, from_context = [recalled], True
@@ -71,11 +136,43 @@ def claims_for_sentence(
         builder = _BUILDERS.get(kind)
         if builder is None:
             continue
-        for claim in builder(info, cr, subjects, kb, domain):
-            if from_context:
+        for claim in builder(info, cr, subjects, kb, domain, from_context):
+            if claim.qualifiers.pop("_from_context", None) or (
+                from_context and claim.subject == subjects[0][1]
+            ):
                 claim.qualifiers["subject_from_context"] = "true"
             out.append(claim)
+    from_memory = {c.subject for c in out if c.qualifiers.get("subject_from_context") and c.subject}
+    if from_memory:
+        memory.touch(index, from_memory)  # a sentence about the recalled topic keeps it current
+    elif not names_a_subject and (refers_back or _PRONOUN.search(info.text)):
+        memory.touch(
+            index, memory.topics()
+        )  # "In the US it's kept behind the counter.": same topic
+    else:
+        memory.remember(index, info, all_subject_types)
     return _dedupe(out)
+
+
+def _pronoun_is_subject(info: SentenceInfo, subjects: list[tuple[Mention, str]]) -> bool:
+    """A pronoun stands for one party and the entities named before it are one list:
+    "Taking it with oxycodone", "Don't take ibuprofen, naproxen or aspirin while on it"."""
+    pron = _PRONOUN.search(info.text)
+    if pron is None or _EXPLETIVE.match(info.text[pron.start() :]):
+        return False
+    base = info.sentence.start
+    named = sorted((m for m, _ in subjects), key=lambda m: m.start)
+    before = [m for m in named if m.start - base < pron.start()]
+    spans = before or [m for m in named if m.start - base - pron.end() < 60][:2]
+    if len(spans) <= 1:
+        return True
+    between = [info.text[a.end - base : b.start - base] for a, b in itertools.pairwise(spans)]
+    return all(_LIST_JOIN.fullmatch(t) for t in between)
+
+
+def _named_first(info: SentenceInfo, subjects: list[tuple[Mention, str]]) -> bool:
+    """The sentence names its subject before anything else ("This drug, ibuprofen, ...")."""
+    return bool(subjects) and subjects[0][0].start - info.sentence.start <= 12
 
 
 def _base(
@@ -86,10 +183,15 @@ def _base(
     domain: str,
     obj: str | None,
     obj_label: str | None,
+    anchor: int,
 ) -> Claim:
+    """A claim with the qualifiers and negation of the clause around ``anchor`` (text offset)."""
     mention, eid = subj
     ent = kb.entity(eid)
-    quals = cr.qualifiers_in(info.cue_text)
+    base = info.sentence.start
+    a, b = clause_at(info.text, max(0, anchor - base))
+    clause = info.text[a:b]
+    quals = cr.qualifiers_in(f"{info.header} {clause}" if info.header else clause)
     claim = Claim(
         text=info.text,
         start=info.sentence.start,
@@ -105,7 +207,7 @@ def _base(
         severity=cr.rule.severity,
         fuzzy_score=mention.fuzzy_score,
     )
-    if cr.asserts_absence(info.text):
+    if cr.asserts_absence(clause):
         claim.negated = True
         claim.qualifiers["asserts"] = "absence"
     elif cr.rule.check.negation == "grammar" and cr.rule.check.type in {
@@ -114,30 +216,36 @@ def _base(
         "kg_date",
         "kg_frequency",
     }:
-        claim.negated = is_negated(info.text)
-    if mention.text != (ent.label if ent else mention.text):
+        claim.negated = is_negated(clause)
+    if ent is not None and mention.text != ent.label:
         claim.qualifiers.setdefault("mention", mention.text)
+    if _PAST.search(clause) and not _PRESENT.search(clause):
+        claim.qualifiers["tense"] = "past"
     return claim
 
 
-def _quantity_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
+def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     dims = set(cr.rule.applies_to.dimensions)
     units = set(cr.rule.applies_to.units)
+    base = info.sentence.start
     qs = [
         q
         for q in info.quantities
         if (not dims or q.dimension in dims)
         and (not units or q.unit in units)
         and q.start not in info.change_quantities
+        and not (q.dimension == "mass" and _DOSE_FORM_AFTER.match(info.text[q.end - base :]))
+        and not (
+            cr.ignore_near is not None
+            and cr.ignore_near.search(info.text[max(0, q.start - base - 30) : q.end - base + 25])
+        )
     ]
-    if not qs:
-        return []
     out = []
     for q in qs:
-        subj = _nearest_subject(q.start, subjects, q.end)
-        c = _base(info, cr, subj, kb, domain, _format_quantity(q), None)
+        subj = _subject_for(info, q.start, q.end, subjects, from_context)
+        c = _base(info, cr, subj, kb, domain, _format_quantity(q), None, q.start)
         c.quantity = q
-        c.date = _claim_date(info)
+        c.date = _claim_date(info, q.start)
         if cr.rule.applies_to.relation == "policyRate" and "direction" not in c.qualifiers:
             d = rate_direction(info.text)
             if d:
@@ -146,60 +254,119 @@ def _quantity_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped
     return out
 
 
-def _entity_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
-    objects = info.mentions_of(set(cr.object_types))
-    out = []
-    subj_ids = {eid for _, eid in subjects}
+def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     if cr.rule.applies_to.relation == "overruledBy":
-        return _overrule_claims(info, cr, objects, kb, domain)
+        return _overrule_claims(info, cr, subjects, kb, domain, from_context)
+    objects = info.mentions_of(cr.object_types)
     hub = subjects[0]
+    base = info.sentence.start
+    hub_clause = clause_at(info.text, hub[0].start - base) if hub[0].start >= base else None
+    out = []
     for om, oid in objects:
-        if oid in subj_ids and oid == hub[1]:
+        if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
             continue
-        if om.start == hub[0].start and om.end == hub[0].end:
-            continue
+        if (
+            hub_clause is not None
+            and not hub_clause[0] <= om.start - base < hub_clause[1]
+            and not _joined(info, hub[0], om)
+        ):
+            continue  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
+        if _is_former(info, om, objects):
+            continue  # "switched from the litas to the euro": the litas is not claimed current
         c = _base(
-            info, cr, hub, kb, domain, oid, kb.entity(oid).label if kb.entity(oid) else om.text
+            info,
+            cr,
+            hub,
+            kb,
+            domain,
+            oid,
+            kb.entity(oid).label if kb.entity(oid) else om.text,
+            om.start,
         )
-        c.date = _claim_date(info)
+        c.date = _claim_date(info, om.start)
         out.append(c)
     return out
 
 
-def _overrule_claims(info, cr, cases, kb, domain):  # type: ignore[no-untyped-def]
-    """ "A was overruled by B" / "B overruled A": the overruled case is the subject."""
-    if len(cases) < 2:
-        return []
-    first, second = cases[0], cases[1]
-    between = info.text[
-        first[0].end - info.sentence.start : second[0].start - info.sentence.start
-    ].lower()
-    passive = " by " in f" {between} " or "overruled by" in between or "overturned by" in between
-    overruled, overruling = (first, second) if passive else (second, first)
-    c = _base(
-        info,
-        cr,
-        overruled,
-        kb,
-        domain,
-        overruling[1],
-        kb.entity(overruling[1]).label if kb.entity(overruling[1]) else overruling[0].text,
+def _joined(info: SentenceInfo, a: Mention, b: Mention) -> bool:
+    """Two mentions in one clause, or split only by a list ("with ibuprofen, naproxen or aspirin")."""
+    base = info.sentence.start
+    between = info.text[a.end - base : b.start - base]
+    return len(between) <= 40 and not re.search(
+        r"[;:]|\b(?:but|although|though|while|whereas|because)\b", between, re.I
     )
-    return [c]
 
 
-def _date_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
-    cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
-    dates = [
-        d
-        for d in info.dates
-        if d.role != "current" and not any(s <= d.start and d.end <= e for s, e in cited)
-    ]
-    if not dates:
+def _is_former(info: SentenceInfo, om: Mention, objects: list[tuple[Mention, str]]) -> bool:
+    base = info.sentence.start
+    before = info.text[max(0, om.start - base - 12) : om.start - base].lower()
+    later = [m for m, _ in objects if m.start > om.end]
+    return bool(
+        re.search(r"\b(?:from|replac\w*|instead of|formerly|previously)\s+(?:the\s+)?$", before)
+    ) and bool(later)
+
+
+def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
+    """ "A was overruled by B" / "B overruled A (and C)" / "It overruled A": the overruled
+    case is the subject, the overruling one the object."""
+    base = info.sentence.start
+    cue = _OVERRULE.search(info.text)
+    if cue is None:
         return []
+    pos = base + cue.start()
+    named = [s for s in info.mentions_of(cr.subject_types)]
+    before = [s for s in named if s[0].end <= pos]
+    after = [s for s in named if s[0].start >= base + cue.end()]
+    recalled = subjects[0] if from_context else None
+    passive = bool(
+        re.match(r"\w*\s+by\b", info.text[cue.start() : cue.start() + 20], re.I)
+    ) or bool(
+        re.search(
+            r"\b(?:was|were|been|be|is|are)\s+(?:later\s+|eventually\s+|expressly\s+|partly\s+)?$",
+            info.text[max(0, cue.start() - 30) : cue.start()],
+            re.I,
+        )
+    )
     out = []
-    for d in dates:
-        subj = _nearest_subject(d.start, subjects, d.end)
+    if passive:
+        overruled = before or ([recalled] if recalled else [])
+        overruling = after[:1]
+        pairs = [(a, overruling[0]) for a in overruled] if overruling else []
+    else:
+        overruling_list = before[-1:] or ([recalled] if recalled else [])
+        pairs = [(a, overruling_list[0]) for a in after] if overruling_list else []
+    for overruled_case, overruling_case in pairs:
+        if overruled_case[1] == overruling_case[1]:
+            continue
+        c = _base(
+            info,
+            cr,
+            overruled_case,
+            kb,
+            domain,
+            overruling_case[1],
+            kb.entity(overruling_case[1]).label
+            if kb.entity(overruling_case[1])
+            else overruling_case[0].text,
+            pos,
+        )
+        if recalled is not None and recalled in (overruled_case, overruling_case):
+            c.qualifiers["_from_context"] = "true"
+        out.append(c)
+    return out
+
+
+def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
+    cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
+    base = info.sentence.start
+    cues = [base + m.start() for m in cr.any_cue.finditer(info.text)] if cr.any_cue else []
+    out = []
+    for d in info.dates:
+        if d.role == "current" or any(s <= d.start and d.end <= e for s, e in cited):
+            continue
+        if cues and not _same_clause(info, d.start, cues):
+            continue  # "adopted in June 2019 and compliance was required by June 2020"
+        subj = _subject_for(info, d.start, d.end, subjects, from_context)
         c = _base(
             info,
             cr,
@@ -208,59 +375,70 @@ def _date_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def
             domain,
             d.first.isoformat() if d.precision == "day" else d.text,
             None,
+            d.start,
         )
         c.date = d
         out.append(c)
     return out
 
 
-def _frequency_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
+def _same_clause(info: SentenceInfo, pos: int, cue_positions: list[int]) -> bool:
+    """A date belongs to the cue in its clause (or to the one just before it)."""
+    base = info.sentence.start
+    a, b = clause_at(info.text, pos - base)
+    if any(a <= c - base < b for c in cue_positions):
+        return True
+    preceding = [c for c in cue_positions if c < pos]
+    return bool(preceding) and not _CLAUSE_JOIN.search(
+        info.text[max(preceding) - base : pos - base]
+    )
+
+
+def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     out = []
     for f in info.frequencies:
-        subj = _nearest_subject(f.start, subjects)
-        c = _base(info, cr, subj, kb, domain, f.canonical, None)
+        subj = _subject_for(info, f.start, f.end, subjects, from_context)
+        c = _base(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
-        conds = [eid for _, eid in info.mentions_of({"Condition"})]
+        conds = [eid for _, eid in info.mentions_of(frozenset({"Condition"}))]
         if conds:
             c.qualifiers["conditions"] = "|".join(conds)
         out.append(c)
     return out
 
 
-def _status_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
+def _status_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     m = cr.cue_match(info.cue_text)
-    out = []
-    for subj in subjects:
-        c = _base(info, cr, subj, kb, domain, m.group(0).lower() if m else None, None)
-        c.date = _claim_date(info)
-        out.append(c)
-    return out
+    anchor = info.sentence.start + (m.start() if m and not info.header else 0)
+    subj = _subject_for(info, anchor, anchor, subjects, from_context)
+    c = _base(info, cr, subj, kb, domain, m.group(0).lower() if m else None, None, anchor)
+    c.date = _claim_date(info, anchor)
+    return [c]
 
 
-def _literal_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
-    refs = [c for c in info.citations if c.kind == "regulation"]
+def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     out = []
-    for ref in refs:
+    for ref in (c for c in info.citations if c.kind == "regulation"):
         named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)]
         if not named:
             continue  # the identifier is the only mention: the citation check covers it
-        subj = _nearest_subject(ref.start, named, ref.end)
-        c = _base(info, cr, subj, kb, domain, ref.section, None)
+        subj = _subject_for(info, ref.start, ref.end, named, from_context)
+        c = _base(info, cr, subj, kb, domain, ref.section, None, ref.start)
         c.citation = ref
         out.append(c)
     return out
 
 
-def _none_claims(info, cr, subjects, kb, domain):  # type: ignore[no-untyped-def]
+def _none_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     """Claims with no value, e.g. "the Fed cut rates in March 2020" (direction + date)."""
-    if info.quantities:
+    if any(q.start not in info.change_quantities for q in info.quantities):
         return []
     direction = rate_direction(info.text)
     dates = [d for d in info.dates if d.role != "current"]
     if not direction or not dates:
         return []
-    subj = _nearest_subject(dates[0].start, subjects)
-    c = _base(info, cr, subj, kb, domain, direction, None)
+    subj = _subject_for(info, dates[0].start, dates[0].end, subjects, from_context)
+    c = _base(info, cr, subj, kb, domain, direction, None, dates[0].start)
     c.qualifiers["direction"] = direction
     c.date = dates[0]
     return [c]
@@ -275,15 +453,10 @@ _BUILDERS = {
     "literal": _literal_claims,
     "none": _none_claims,
 }
-
-
-_CHANGE = re.compile(
-    r"\b(?:by|of)\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I
-)
-
-
+_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
 _CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
-_LEVEL_OF = re.compile(r"\b(?:ratio|rate)\s+of\s*$", re.I)
+_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
+_ATTACHES = re.compile(r"^\s*(?:(?:at|for|in|of|with|from|under)\s+(?:a|an|the)?\s*)?$", re.I)
 
 
 def is_change(info: SentenceInfo, q: Quantity) -> bool:
@@ -295,31 +468,52 @@ def is_change(info: SentenceInfo, q: Quantity) -> bool:
     return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)
 
 
-def _nearest_subject(
-    pos: int, subjects: list[tuple[Mention, str]], end: int | None = None
+def _subject_for(
+    info: SentenceInfo,
+    start: int,
+    end: int,
+    subjects: list[tuple[Mention, str]],
+    from_context: bool,
 ) -> tuple[Mention, str]:
-    """The subject mention closest to a value at ``pos``..``end`` (ties go to the one before it)."""
-    stop = pos if end is None else end
+    """The subject a value belongs to: a mention right after it that it attaches to ("a 2.5%
+    capital conservation buffer", "$2,000 at a money services business"), else the closest
+    mention before it in the sentence, else the recalled subject, else the first after it."""
+    base = info.sentence.start
+    named = [s for s in subjects if s[0].start >= base]  # recalled mentions lie before the sentence
+    after = [
+        s
+        for s in named
+        if s[0].start >= end
+        and s[0].start - end <= 28
+        and _ATTACHES.match(info.text[end - base : s[0].start - base])
+    ]
+    if after:
+        return min(after, key=lambda s: s[0].start)
+    before = [s for s in named if s[0].end <= start]
+    if before:
+        return max(before, key=lambda s: s[0].end)
+    if from_context:
+        return subjects[0]
+    return min(named or subjects, key=lambda s: abs(s[0].start - start))
 
-    def gap(s: tuple[Mention, str]) -> tuple[int, int]:
-        m = s[0]
-        if m.end <= pos:
-            return pos - m.end, 0
-        if m.start >= stop:
-            return m.start - stop, 1
-        return 0, 0
 
-    return min(subjects, key=gap)
-
-
-def _claim_date(info: SentenceInfo):  # -> DateRef | None
-    """The date a claim is about; a year inside a case citation dates the decision, not the claim."""
+def _claim_date(info: SentenceInfo, anchor: int):  # -> DateRef | None
+    """The date a claim is about: a date in its clause, else in the sentence; a year inside a
+    case citation dates the decision, and "after 14 September" in a present-tense sentence
+    dates an event, not the state the claim describes."""
     cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
     dates = [d for d in info.dates if not any(s <= d.start and d.end <= e for s, e in cited)]
-    points = [d for d in dates if d.role != "current"]
+    base = info.sentence.start
+    a, b = clause_at(info.text, max(0, anchor - base))
+    local = [d for d in dates if a <= d.start - base < b]
+    clause = info.text[a:b]
+    if not local and _PRESENT.search(clause) and not _PAST.search(clause):
+        return next((d for d in dates if d.role == "current"), None)  # "... rate is 4%, after ..."
+    pool = local or dates
+    points = [d for d in pool if d.role not in {"current", "after"}]
     if points:
         return points[0]
-    return dates[0] if dates else None
+    return next((d for d in pool if d.role == "current"), None)
 
 
 def _format_quantity(q: Quantity) -> str:

@@ -64,6 +64,7 @@ class CompiledRule:
     subject_types: frozenset[str]
     object_types: frozenset[str]
     any_cue: re.Pattern[str] | None = None
+    ignore_near: re.Pattern[str] | None = None
 
     def cue_match(self, text: str) -> re.Match[str] | None:
         if self.any_cue is None:
@@ -123,6 +124,9 @@ def _compile(rule: Rule) -> CompiledRule:
         qualifiers=quals,
         subject_types=frozenset(rule.applies_to.subject_types),
         object_types=frozenset(rule.applies_to.object_types),
+        ignore_near=_word_pattern("(?:" + "|".join(rule.applies_to.ignore_values_near) + ")")
+        if rule.applies_to.ignore_values_near
+        else None,
         any_cue=_word_pattern("(?:" + "|".join(f"(?:{c})" for c in rule.cues) + ")")
         if rule.cues
         else None,

@@ -23,10 +23,12 @@ _MONTHS |= {m.lower(): i for i, m in enumerate(calendar.month_abbr) if m}
 _MONTHS["sept"] = 9
 _MON = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _YEAR = r"(?:1[789]\d\d|20\d\d|2100)"
-_PREP = r"(?P<prep>since|from|until|till|before|after|by|in|on|of|during|as\s+of|effective|starting|beginning)?\s*"
+_PREP = r"(?P<prep>since|from|until|till|before|after|following|by|in|on|of|during|as\s+of|effective|starting|beginning)?\s*"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("iso", re.compile(rf"\b{_PREP}(?P<y>{_YEAR})-(?P<m>\d\d)-(?P<d>\d\d)\b", re.I)),
+    ("us", re.compile(rf"\b{_PREP}(?P<m>\d{{1,2}})/(?P<d>\d{{1,2}})/(?P<y>{_YEAR})\b", re.I)),
+    ("act", re.compile(rf"\bAct\s+of\s+(?P<y>{_YEAR})\b")),
     (
         "mdy",
         re.compile(
@@ -45,7 +47,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "y",
         re.compile(
-            rf"\b(?P<prep>since|from|until|till|before|after|by|in|during|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
+            rf"\b(?P<prep>since|from|until|till|before|after|following|by|in|during|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
             re.I,
         ),
     ),
@@ -65,7 +67,9 @@ _ROLE = {
     "until": "until",
     "till": "until",
     "before": "until",
-    "by": "until",
+    "by": "by",
+    "after": "after",
+    "following": "after",
 }
 
 
@@ -113,8 +117,8 @@ def _make(kind: str, m: re.Match[str]) -> DateRef | None:
     prep = (gd.get("prep") or "").lower()
     role = _ROLE.get(" ".join(prep.split()), "point")
     try:
-        if kind in {"iso", "mdy", "dmy"}:
-            mon = int(gd["m"]) if kind == "iso" else _MONTHS[gd["mon"].lower().rstrip(".")]
+        if kind in {"iso", "us", "mdy", "dmy"}:
+            mon = int(gd["m"]) if kind in {"iso", "us"} else _MONTHS[gd["mon"].lower().rstrip(".")]
             d = date(y, mon, int(gd["d"]))
             first, last, precision = d, d, "day"
         elif kind == "my":

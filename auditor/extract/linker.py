@@ -113,13 +113,17 @@ class Linker:
         for e in kb.entities.values():
             if e.type not in keep_types:
                 continue
+            if e.attrs.get("common_word") and e.id not in informative:
+                continue  # "water", "iron": everyday words, linked only when the graph has facts
+            exact_names = set(e.attrs.get("exact_aliases") or ())
             for n in e.names():
                 if e.type == "Drug" and ", " in n and n != e.label:
                     continue  # inverted index forms ("hydrochloride, metformin") never occur in prose
                 for v in name_variants(n) if _needs_variants(n) else _plain(n):
                     bucket = table.setdefault(normalize(v), {})
                     if e.id not in bucket:
-                        bucket[e.id] = (e.type, e.domain, v if _case_sensitive(v) else None)
+                        exact = v if (_case_sensitive(v) or n in exact_names) else None
+                        bucket[e.id] = (e.type, e.domain, exact)
         for key, cands in table.items():
             ranked = (
                 sorted(cands.items(), key=lambda kv: (kv[0] not in informative, kv[0]))
@@ -217,7 +221,8 @@ def _plain(name: str) -> tuple[str, ...]:
 def _entities_with_curated_facts(kb: KnowledgeBase) -> frozenset[str]:
     """Entities the graph knows something about beyond identifiers (preferred when ambiguous)."""
     skip = {"drugbankId", "meshId", "brandName"}
-    return frozenset(f.subject for f in kb.facts if f.predicate not in skip)
+    curated = [f for f in kb.facts if f.predicate not in skip]
+    return frozenset({f.subject for f in curated} | {f.object for f in curated if f.object})
 
 
 def _bounded(norm: str, start: int, stop: int) -> bool:

@@ -115,7 +115,7 @@ _BETWEEN = re.compile(
 )
 _PERIOD = re.compile(
     r"^\s*(?:of\s+\w+(?:\s+\w+)?\s+)?(?:(?:per|a|an|each|every|/|in\s+(?:a|any|one)?)\s*"
-    r"(?P<n>\d+)?[\s-]*(?P<u>day|days|24[\s-]*hours?|24[\s-]*hour\s+period|hours?|hrs?|week|weeks|"
+    r"(?P<n>\d+)?(?:\s*(?:to|-|–)\s*\d+)?[\s-]*(?P<u>day|days|24[\s-]*hours?|24[\s-]*hour\s+period|hours?|hrs?|week|weeks|"
     r"minutes?|mins?)\b|(?P<adv>daily|weekly|once\s+daily|once\s+weekly|/d\b|/day\b|/wk\b))",
     re.IGNORECASE,
 )

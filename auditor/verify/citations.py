@@ -134,7 +134,7 @@ class LegalIndex:
 
 def _phrases(text: str) -> list[str]:
     """Subject phrases of a statute: its subject and heading, lower-cased, minus boilerplate."""
-    t = text.lower().strip().rstrip(".")
+    t = text.lower().replace("-", " ").strip().rstrip(".")
     bare = re.sub(r"\s*\([^)]*\)", "", t).strip()
     parts = re.split(r";|,|\band\b|\bor\b", bare)
     out = [t, bare] + [p.strip() for p in parts if len(p.strip()) > 4]
@@ -297,7 +297,7 @@ def check_statute(
         unverifiable(claim, "no such section in the graph")
         return claim, _check(ref, "not_found", claim.reason or "")
     facts = kb.facts_about(sid, "sectionHeading") + kb.facts_about(sid, "statuteSubject")
-    low = sentence.lower()
+    low = sentence.lower().replace("-", " ")
     said = _phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects[p]]
     foreign = [p for p in said if sid not in ix.subjects[p]]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from auditor.types import Claim
@@ -137,8 +137,11 @@ def claim_window(claim: Claim, as_of: date) -> tuple[date, date, bool]:
         return as_of, as_of, False
     if d.role == "since":
         return d.first, d.first, True
-    if d.role == "until":
+    if d.role == "by":  # "by December 2022 the range had reached ...": the end of the period
         return d.last, d.last, True
+    if d.role == "until":
+        day = d.first - timedelta(days=1)
+        return day, day, True
     return d.first, d.last, True
 
 

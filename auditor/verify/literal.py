@@ -91,9 +91,11 @@ def _indication_applies(indication: str | None, claim: Claim, kb: KnowledgeBase)
 
 
 _APPOSITION = re.compile(
-    r"\s*(?:\(|\((?:brand(?: name)?|generic(?: name)?|i\.e\.|also known as|aka)[:,]?\s*|"
-    r",?\s*(?:is\s+(?:a\s+)?brand(?:\s+name)?\s+(?:of|for)|(?:also\s+)?(?:known|sold|marketed)\s+as|"
-    r"contains|the\s+brand(?:\s+name)?\s+(?:of|for)|brand(?:\s+name)?)\s*)",
+    r"\s*(?:\(|\((?:brand(?: name)?|generic(?: name)?|i\.e\.|also known as|also called|aka|or)[:,]?\s*|"
+    r",?\s*(?:(?:is|was|are)\s+(?:the\s+|a\s+)?(?:brand(?:\s+name)?\s+(?:of|for)\s+|"
+    r"(?:generic|chemical)\s+name\s+(?:of|for)\s+|marketed\s+as\s+|sold\s+as\s+)?|"
+    r"(?:also\s+|once\s+|formerly\s+|previously\s+)?(?:known|sold|marketed|called)(?:\s+over\s+the\s+counter)?\s+as|also\s+called|(?:which\s+)?contains|"
+    r"the\s+brand(?:\s+name)?\s+(?:of|for)|brand(?:\s+name)?)\s*)",
     re.I,
 )
 

@@ -10,6 +10,8 @@ value, plain numeric error).
 
 from __future__ import annotations
 
+from datetime import date
+
 from auditor.types import Claim
 from auditor.verify.common import (
     Context,
@@ -130,7 +132,11 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
         return
     moves = []
     for f in facts:
-        if f.valid_from and first <= f.valid_from <= last:
+        announced = f.qualifiers.get("announced")
+        decided = date.fromisoformat(announced) if announced else f.valid_from
+        if f.valid_from and (
+            first <= f.valid_from <= last or (decided and first <= decided <= last)
+        ):
             prev = [p for p in facts if p.subject == f.subject and p.valid_to == f.valid_from]
             if prev and prev[0].value is not None and f.value is not None:
                 moved = (
@@ -199,8 +205,9 @@ def _unit_slip(f: Fact, c: Claim) -> bool:
     assert q is not None
     if f.value is None:
         return False
-    if q.dimension == "mass" and f.unit == "mg":
-        return any(abs(q.value * k - f.value) <= 1e-9 * max(1.0, f.value) for k in (1e3, 1e-3))
+    if q.dimension == "mass" and f.unit in _MASS_TO_MG:
+        fv = f.value * _MASS_TO_MG[f.unit]
+        return any(abs(q.value * k - fv) <= 1e-9 * max(1.0, fv) for k in (1e3, 1e-3, 1e6, 1e-6))
     if q.dimension == "currency" and f.unit and q.unit != f.unit:
         return abs(q.value - f.value) <= 1e-9 * max(1.0, f.value)
     return False
@@ -233,12 +240,17 @@ def _norm_per(per: str) -> str:
     return {"24 hours": "day", "1 day": "day", "1 week": "week", "7 days": "week"}.get(p, p)
 
 
+_MASS_TO_MG = {"mg": 1.0, "mcg": 1e-3, "g": 1e3}
+
+
 def _matches(f: Fact, c: Claim, rule: Rule) -> bool:
     q = c.quantity
     assert q is not None
     if f.value is None:
         return False
-    lo, hi = f.value, f.value_max if f.value_max is not None else f.value
+    scale = _MASS_TO_MG.get(f.unit or "", 1.0)
+    lo = f.value * scale
+    hi = (f.value_max if f.value_max is not None else f.value) * scale
     tol = rule.check.tolerance
 
     def close(a: float, b: float) -> bool:
@@ -280,7 +292,10 @@ def _classify(
 ) -> str:
     if any(_matches(f, c, rule) for f in all_facts if f not in pool):
         return "outdated_fact"
-    if relation in {"maxDose", "minimumRatio", "reportingThreshold"}:
+    if any(_unit_slip(f, c) for f in pool):
+        return "unit_error"
+    # another entity's value: only meaningful where values are distinctive (doses repeat a lot)
+    if relation in {"minimumRatio", "reportingThreshold"}:
         for other in ctx.kb.facts_with(relation):
             if (
                 other.subject != c.subject

@@ -32,7 +32,7 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     if subj is None or obj is None:
         unverifiable(claim, "the claim names no object")
         return
-    first, last, _ = claim_window(claim, ctx.as_of)
+    first, last, explicit = claim_window(claim, ctx.as_of)
     links = _links(subj, obj, rel, ctx)
     links_now = [f for f in links if valid_during(f, first, last)]
     if rel == "fatfListed":
@@ -59,6 +59,11 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     if links_now:
         support(
             claim, links_now, kb, f"{label_of(kb, subj)} {rel} {label_of(kb, obj)} is in the graph"
+        )
+        return
+    if links and claim.qualifiers.get("tense") == "past" and not explicit:
+        support(
+            claim, links, kb, f"{label_of(kb, subj)} {rel} {label_of(kb, obj)} held in the past"
         )
         return
     others = [f for f in kb.facts_about(subj, rel) if valid_during(f, first, last)]

@@ -75,6 +75,7 @@ class FrequencyIn(Sourced):
 class DrugClassIn(Sourced):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     label: str
+    aliases: list[str] = Field(default_factory=list)
     members: list[str] = Field(min_length=1)
 
 

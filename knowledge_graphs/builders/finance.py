@@ -40,6 +40,20 @@ def build_finance() -> GraphBuilder:
     return g
 
 
+# Everyday names CLDR does not give (ISO 3166-1 codes; each name is a common English usage).
+_COUNTRY_ALIASES: dict[str, tuple[str, ...]] = {
+    "US": ("United States of America", "USA"),
+    "GB": ("UK", "U.K.", "Britain", "Great Britain"),
+    "TR": ("Turkey", "Türkiye"),
+    "CZ": ("Czech Republic", "Czechia"),
+    "KP": ("DPRK",),
+    "MM": ("Burma",),
+    "CI": ("Ivory Coast",),
+    "CD": ("DR Congo", "DRC"),
+    "NL": ("Holland",),
+}
+
+
 def _add_countries_and_currencies(g: GraphBuilder) -> None:
     import pycountry
     from babel.core import Locale
@@ -54,8 +68,15 @@ def _add_countries_and_currencies(g: GraphBuilder) -> None:
         "babel", "Unicode CLDR supplemental currency data, via babel", "https://cldr.unicode.org/"
     )
     en = Locale("en")
+    cldr_names = en.territories  # CLDR short English names: "Russia", "North Korea", "Türkiye"
     for c in pycountry.countries:
-        names = [getattr(c, "official_name", None), getattr(c, "common_name", None), c.alpha_3]
+        names = [
+            getattr(c, "official_name", None),
+            getattr(c, "common_name", None),
+            c.alpha_3,
+            cldr_names.get(c.alpha_2),
+            *_COUNTRY_ALIASES.get(c.alpha_2, ()),
+        ]
         g.entity(
             f"country:{c.alpha_2}",
             "Country",
@@ -89,6 +110,32 @@ def _add_countries_and_currencies(g: GraphBuilder) -> None:
                 valid_from=link["from"],
                 valid_to=link["to"],
             )
+    _add_currency_short_names(g)
+
+
+_GENERIC_CURRENCY_WORDS = {"currency", "unit", "units", "fund", "rate", "mark", "new", "old"}
+
+
+def _add_currency_short_names(g: GraphBuilder) -> None:
+    """ "kuna", "yen", "euro": the last word of a currency's name, when no other currency
+    shares it ("dollar", "franc", "peso" stay ambiguous and are not added)."""
+    from collections import Counter
+
+    # X-codes are funds, metals and test codes ("Unknown Currency", "Gold"): no short names
+    currencies = [
+        e for e in g.entities.values() if e.type == "Currency" and not e.id.startswith("currency:X")
+    ]
+    last = Counter(e.label.split()[-1].lower() for e in currencies if " " in e.label)
+    for e in currencies:
+        word = e.label.split()[-1].lower()
+        if (
+            " " in e.label
+            and last[word] == 1
+            and len(word) >= 3
+            and word.isalpha()
+            and word not in _GENERIC_CURRENCY_WORDS
+        ):
+            g.entity(e.id, e.type, e.label, [word, word + "s"])
 
 
 def _currency(g: GraphBuilder, code: str, name: str | None, en: object, src: object) -> None:
@@ -233,11 +280,28 @@ def _add_fatf(g: GraphBuilder) -> None:
     labels = {
         "call-for-action": (
             "High-Risk Jurisdictions subject to a Call for Action",
-            ["FATF blacklist", "FATF black list", "call for action list"],
+            [
+                "FATF blacklist",
+                "FATF black list",
+                "call for action list",
+                "blacklist",
+                "black list",
+                "high-risk jurisdictions subject to a call for action",
+                "call-for-action list",
+            ],
         ),
         "increased-monitoring": (
             "Jurisdictions under Increased Monitoring",
-            ["FATF grey list", "FATF gray list", "grey list", "gray list"],
+            [
+                "FATF grey list",
+                "FATF gray list",
+                "grey list",
+                "gray list",
+                "increased monitoring",
+                "list of jurisdictions under increased monitoring",
+                "greylist",
+                "graylist",
+            ],
         ),
     }
     for key, (label, aliases) in labels.items():

@@ -100,8 +100,24 @@ def _add_courts(g: GraphBuilder) -> None:
                 g.fact(cid, "courtExists", src, valid_from=start, valid_to=end)
 
 
+def _short_names(cases: list[CaseIn]) -> set[str]:
+    """Short names usable as mentions ("Miranda", "Chevron", "Dobbs"): unique among the cases
+    and not everyday English words ("Brown", "Loving" are left out). Matched case-sensitively."""
+    from collections import Counter
+
+    from wordfreq import zipf_frequency
+
+    counts = Counter(c.short for c in cases if c.short)
+    return {
+        s
+        for s, n in counts.items()
+        if n == 1 and len(s) >= 4 and " v" not in s and zipf_frequency(s.lower(), "en") < 4.0
+    }
+
+
 def _add_cases(g: GraphBuilder) -> None:
     cases = load_entries("legal/cases.yaml", CaseIn)
+    usable_short = _short_names(cases)
     by_name: dict[str, str] = {}
     for i, c in enumerate(cases):
         where = f"legal/cases.yaml: entry {i + 1} ({c.name})"
@@ -110,14 +126,11 @@ def _add_cases(g: GraphBuilder) -> None:
         if cid in g.entities:
             raise DataError(f"duplicate citation {c.volume} {c.reporter} {c.page}", location=where)
         cite = f"{c.volume} {c.reporter} {c.page}"
-        g.entity(
-            cid,
-            "Case",
-            c.name,
-            c.aliases,
-            {"short_name": c.short, "year": c.decision_year, "primary_citation": cite},
-            src,
-        )
+        short = [c.short] if c.short in usable_short else []
+        attrs = {"short_name": c.short, "year": c.decision_year, "primary_citation": cite}
+        if short:
+            attrs["exact_aliases"] = short
+        g.entity(cid, "Case", c.name, [*c.aliases, *short], attrs, src)
         for n in (c.name, *c.aliases):
             by_name[n.lower()] = cid
         g.fact(

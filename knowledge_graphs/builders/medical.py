@@ -22,6 +22,8 @@ from knowledge_graphs.builders.curated import (
 )
 from knowledge_graphs.errors import DataError
 
+_ALIAS_ZIPF = 3.9  # package variants this frequent in English ("caps", "relief") are not linked
+_NAME_ZIPF = 4.5  # canonical names this frequent ("water", "iron") only when facts exist
 _MIN_ALIAS_LEN = 4  # shorter package variants ("apap", "hctz" excepted below) link too eagerly
 _SHORT_ALIASES_KEPT = {"apap", "hctz", "asa", "ppi"}
 
@@ -32,6 +34,13 @@ def _drug_dictionary() -> dict[str, Any]:
     # loaded once at build time (never at audit time: the cache is JSON).
     with path.open("rb") as raw, bz2.open(raw) as f:
         return pickle.load(f)
+
+
+def _common_word(name: str, threshold: float) -> bool:
+    """A name that is an everyday English word (wordfreq Zipf frequency at or above threshold)."""
+    from wordfreq import zipf_frequency
+
+    return " " not in name and zipf_frequency(name, "en") >= threshold
 
 
 class DrugResolver:
@@ -76,7 +85,14 @@ def build_medical() -> GraphBuilder:
                     brands[c].append(variant)
     for key, d in canonical.items():
         attrs = {k: d[k] for k in ("drugbank_id", "mesh_id", "medline_plus_id") if d.get(k)}
-        kept = [a for a in aliases[key] if len(a) >= _MIN_ALIAS_LEN or a in _SHORT_ALIASES_KEPT]
+        kept = [
+            a
+            for a in aliases[key]
+            if (len(a) >= _MIN_ALIAS_LEN or a in _SHORT_ALIASES_KEPT)
+            and not _common_word(a, _ALIAS_ZIPF)
+        ]
+        if _common_word(key, _NAME_ZIPF):
+            attrs["common_word"] = True  # "water", "oxygen": linked only when the graph knows facts
         if brands[key]:
             attrs["brands"] = sorted(set(brands[key]))
         g.entity(f"drug:{key}", "Drug", d.get("name") or key, [key, *kept], attrs, src)
@@ -193,7 +209,7 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
         where = f"medical/classes.yaml: entry {i + 1} ({c.id})"
         src = require_source(c, where)
         cid = f"drugclass:{c.id}"
-        g.entity(cid, "DrugClass", c.label, [], None, src)
+        g.entity(cid, "DrugClass", c.label, c.aliases, None, src)
         classes[c.id] = []
         for m in c.members:
             did = r.resolve(m, where)

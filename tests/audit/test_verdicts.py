@@ -1,0 +1,352 @@
+"""Table-driven verdict tests: one row per behaviour the issue names (temporal, units,
+not-in-graph, citations, negation), each with the verdict and hallucination type expected."""
+
+from __future__ import annotations
+
+import pytest
+
+ROWS = [
+    # (id, domain, as_of, text, rule, verdict, hallucination type)
+    (
+        "dose-ok",
+        "medical",
+        "2025-01-15",
+        "Do not exceed 4,000 mg of acetaminophen per day.",
+        "MED-DOSE-MAX",
+        "supported",
+        None,
+    ),
+    (
+        "dose-grams-ok",
+        "medical",
+        "2025-01-15",
+        "The prescription maximum of acetaminophen is 4 g per day.",
+        "MED-DOSE-MAX",
+        "supported",
+        None,
+    ),
+    (
+        "dose-unit-slip",
+        "medical",
+        "2025-01-15",
+        "The maximum daily dose of ibuprofen OTC is 1,200 g per day.",
+        "MED-DOSE-MAX",
+        "contradicted",
+        "unit_error",
+    ),
+    (
+        "dose-numeric",
+        "medical",
+        "2025-01-15",
+        "Over the counter, adults can take up to 2,400 mg of ibuprofen a day.",
+        "MED-DOSE-MAX",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "dose-single-not-daily",
+        "medical",
+        "2025-01-15",
+        "You can take up to 800 mg of ibuprofen at once.",
+        "MED-DOSE-MAX",
+        "unverifiable",
+        None,
+    ),
+    (
+        "dose-no-label-max",
+        "medical",
+        "2025-01-15",
+        "The maximum daily dose of warfarin is 10 mg.",
+        "MED-DOSE-MAX",
+        "unverifiable",
+        None,
+    ),
+    (
+        "dose-unknown-drug",
+        "medical",
+        "2025-01-15",
+        "The maximum daily dose of Zorblatin is 50 mg.",
+        None,
+        None,
+        None,
+    ),
+    (
+        "interaction-denied",
+        "medical",
+        "2025-01-15",
+        "Sildenafil and nitroglycerin can be taken together safely.",
+        "MED-INTERACT",
+        "contradicted",
+        "negation_flip",
+    ),
+    (
+        "interaction-class",
+        "medical",
+        "2025-01-15",
+        "Never take sildenafil with nitrates.",
+        "MED-INTERACT",
+        "supported",
+        None,
+    ),
+    (
+        "interaction-absent-not-contradicted",
+        "medical",
+        "2025-01-15",
+        "It is safe to take loratadine with metformin.",
+        "MED-INTERACT",
+        "unverifiable",
+        None,
+    ),
+    (
+        "weekly-methotrexate",
+        "medical",
+        "2025-01-15",
+        "For rheumatoid arthritis, methotrexate is taken once a week.",
+        "MED-DOSE-FREQ",
+        "supported",
+        None,
+    ),
+    (
+        "withdrawn-ranitidine",
+        "medical",
+        "2025-01-15",
+        "Ranitidine is still available for heartburn.",
+        "MED-MARKET",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "brand-mismatch",
+        "medical",
+        "2025-01-15",
+        "Advil (acetaminophen) is gentle on the stomach.",
+        "MED-BRAND",
+        "contradicted",
+        "wrong_entity",
+    ),
+    (
+        "rate-superseded",
+        "finance",
+        "2024-01-15",
+        "The federal funds target range is currently 0.25% to 0.50%.",
+        "FIN-RATE-LEVEL",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "rate-at-date",
+        "finance",
+        "2025-01-15",
+        "In March 2022 the Fed raised the federal funds rate to 0.25%-0.50%.",
+        "FIN-RATE-LEVEL",
+        "supported",
+        None,
+    ),
+    (
+        "rate-after-coverage",
+        "finance",
+        "2030-01-01",
+        "The federal funds target range is now 3.50%–3.75%.",
+        "FIN-RATE-LEVEL",
+        "unverifiable",
+        None,
+    ),
+    (
+        "rate-bp-change-not-level",
+        "finance",
+        "2025-01-15",
+        "In September 2024 the Fed cut rates by 50 basis points.",
+        "FIN-RATE-MOVE",
+        "supported",
+        None,
+    ),
+    (
+        "currency-withdrawn",
+        "finance",
+        "2024-06-01",
+        "Croatia's currency is the kuna.",
+        "FIN-CURRENCY",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "currency-before-changeover",
+        "finance",
+        "2024-06-01",
+        "In 2021 Croatia's currency was the kuna.",
+        "FIN-CURRENCY",
+        "supported",
+        None,
+    ),
+    (
+        "threshold-wrong-currency",
+        "finance",
+        "2025-01-15",
+        "Banks must file a CTR for cash transactions over €10,000.",
+        "FIN-THRESHOLD",
+        "contradicted",
+        "unit_error",
+    ),
+    (
+        "basel-ok",
+        "finance",
+        "2025-01-15",
+        "Basel III requires a minimum Tier 1 capital ratio of 6%.",
+        "FIN-BASEL",
+        "supported",
+        None,
+    ),
+    (
+        "isin-checksum",
+        "finance",
+        "2025-01-15",
+        "Its ISIN is US0378331006.",
+        "FIN-ID-CHECK",
+        "contradicted",
+        "invalid_identifier",
+    ),
+    (
+        "gdpr-identifier",
+        "finance",
+        "2025-01-15",
+        "The GDPR, Regulation (EU) 2016/697, applies to controllers.",
+        "FIN-REG-ID",
+        "contradicted",
+        "fabricated_citation",
+    ),
+    (
+        "overruled-good-law",
+        "legal",
+        "2025-01-15",
+        "Roe v. Wade remains good law.",
+        "LEG-GOOD-LAW",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "overruled-before-overruling",
+        "legal",
+        "2020-01-15",
+        "Roe v. Wade remains good law.",
+        "LEG-GOOD-LAW",
+        "unverifiable",
+        None,
+    ),
+    (
+        "case-wrong-year",
+        "legal",
+        "2025-01-15",
+        "Roe v. Wade, 410 U.S. 113 (1972), recognized a right.",
+        "LEG-CITE",
+        "contradicted",
+        "wrong_date",
+    ),
+    (
+        "case-wrong-page",
+        "legal",
+        "2025-01-15",
+        "Roe v. Wade, 410 U.S. 115 (1973), recognized a right.",
+        "LEG-CITE",
+        "contradicted",
+        "fabricated_citation",
+    ),
+    (
+        "case-fabricated-plausible",
+        "legal",
+        "2025-01-15",
+        "See Petersen v. Iran Air, 905 F.3d 1117 (9th Cir. 2018).",
+        "LEG-CITE",
+        "unverifiable",
+        None,
+    ),
+    (
+        "case-impossible-reporter",
+        "legal",
+        "2025-01-15",
+        "See Martinez v. Delta Air Lines, Inc., 456 F.3d 789 (9th Cir. 1978).",
+        "LEG-CITE",
+        "contradicted",
+        "impossible_citation",
+    ),
+    (
+        "case-impossible-court",
+        "legal",
+        "2025-01-15",
+        "See Brennan v. Atlas Insurance Co., 520 F.2d 101 (11th Cir. 1975).",
+        "LEG-CITE",
+        "contradicted",
+        "impossible_citation",
+    ),
+    (
+        "case-impossible-us-volume",
+        "legal",
+        "2025-01-15",
+        "See Hartwell v. Ohio, 600 U.S. 12 (1950).",
+        "LEG-CITE",
+        "contradicted",
+        "impossible_citation",
+    ),
+    (
+        "nominative-volume-ok",
+        "legal",
+        "2025-01-15",
+        "Marbury v. Madison, 5 U.S. 137 (1803), is foundational.",
+        "LEG-CITE",
+        "supported",
+        None,
+    ),
+    (
+        "statute-wrong-crime",
+        "legal",
+        "2025-01-15",
+        "Wire fraud is charged under 18 U.S.C. § 1341.",
+        "LEG-STATUTE",
+        "contradicted",
+        "wrong_entity",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("domain", "as_of", "text", "rule", "verdict", "htype"),
+    [r[1:] for r in ROWS],
+    ids=[r[0] for r in ROWS],
+)
+def test_verdict(auditor_obj, domain, as_of, text, rule, verdict, htype):
+    res = auditor_obj.audit(text, domain=domain, as_of=as_of)
+    if rule is None:
+        assert all(c.verdict != "contradicted" for c in res.claims), [
+            c.to_dict() for c in res.claims
+        ]
+        return
+    mine = [c for c in res.claims if c.rule_id == rule]
+    assert mine, [c.to_dict() for c in res.claims]
+    assert mine[0].verdict == verdict, mine[0].to_dict()
+    assert mine[0].hallucination_type == htype
+    if verdict != "unverifiable":
+        assert mine[0].evidence, "a verdict needs its evidence"
+    else:
+        assert mine[0].reason
+
+
+def test_fabricated_citation_has_low_confidence(auditor_obj):
+    res = auditor_obj.audit(
+        "See Petersen v. Iran Air, 905 F.3d 1117 (9th Cir. 2018).", domain="legal"
+    )
+    assert res.citation_confidence is not None and res.citation_confidence < 0.5
+    assert res.counts["contradicted"] == 0
+
+
+def test_caller_supplied_citations_are_checked(auditor_obj):
+    res = auditor_obj.audit(
+        "The court agreed.",
+        domain="legal",
+        citations=[
+            "Brown v. Board of Education, 347 U.S. 483 (1954)",
+            "Roe v. Wade",
+            "Nonexistent v. Imaginary",
+        ],
+    )
+    outcomes = sorted(c.outcome for c in res.citations)
+    assert outcomes == ["not_found", "verified", "verified"]
+    assert all(c.caller_supplied for c in res.citations)
