@@ -105,3 +105,40 @@ def test_networkx_projection_keeps_fact_ids(kb):
     g = to_networkx(kb.restrict(["legal"]), relations=["overruledBy"])
     edges = list(g.edges(data=True))
     assert edges and all(d["fact"].startswith("legal:overruledBy") for _, _, d in edges)
+
+
+def test_sparql_endpoint_source_over_real_http(tmp_path):
+    """A SPARQL 1.1 endpoint (an Oxigraph store behind a real HTTP server) as a graph source."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from urllib.parse import parse_qs
+
+    import pyoxigraph as ox
+
+    store = ox.Store()
+    store.load(USER_TTL.encode(), format=ox.RdfFormat.TURTLE)
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server API
+            body = self.rfile.read(int(self.headers["Content-Length"])).decode()
+            query = parse_qs(body)["query"][0]
+            triples = store.query(query)
+            out = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/n-triples")
+            self.end_headers()
+            self.wfile.write(out)
+
+        def log_message(self, *args):  # keep test output quiet
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/sparql"
+        ents, facts, version = load_user_source(url, "medical")
+        assert [f.value for f in facts if f.predicate == "maxDose"] == [50.0]
+        assert any(e.id == "drug:zorblatin" for e in ents) and version
+    finally:
+        server.shutdown()
