@@ -66,6 +66,20 @@ class Settings(BaseSettings):
         "PostgreSQL synchronous_commit=on). Off: faster appends; a power failure may lose the "
         "last few appends, never corrupt the chain.",
     )
+    audits_per_worker: int = Field(
+        default=1,
+        ge=1,
+        description="audit() calls one API server process runs at once; the others queue. "
+        "audit() is CPU-bound Python, so more threads per process only contend for the GIL "
+        "(and slow the trail appends); scale with 'kgaudit serve --workers' instead.",
+    )
+    api_key_cache_s: float = Field(
+        default=10.0,
+        ge=0,
+        description="How long an API server process trusts a verified key before checking "
+        "the database again; a key revoked through another process stops working within "
+        "this time (0: check on every request).",
+    )
 
     @classmethod
     def settings_customise_sources(

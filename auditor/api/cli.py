@@ -1,0 +1,123 @@
+"""``kgaudit serve`` (the REST API under uvicorn) and ``kgaudit keys`` (API key management)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import tempfile
+from typing import Any
+
+import click
+
+from auditor.errors import UsageError
+
+_DB = click.option("--db", "db_url", metavar="URL", default=None,
+                   help="SQLAlchemy URL of the trail (default: the settings' database).")
+
+
+def _use_db(db_url: str | None) -> str:
+    """Point the settings (and any worker processes) at ``db_url``; return the URL in use."""
+    from auditor.settings import get_settings
+
+    if db_url:
+        os.environ["KGAUDIT_DATABASE_URL"] = db_url
+        get_settings.cache_clear()
+    return get_settings().db_url
+
+
+def _trail(db_url: str | None) -> Any:
+    from auditor.settings import get_settings
+    from auditor.trail import Trail
+
+    url = _use_db(db_url)
+    return Trail(url, durable=get_settings().trail_durable_commits)
+
+
+def log_config(level: str) -> dict[str, Any]:
+    """Uvicorn's logging config plus kgaudit's loggers (access log without query strings)."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    cfg = copy.deepcopy(LOGGING_CONFIG)
+    cfg["loggers"]["kgaudit"] = {"handlers": ["default"], "level": level.upper(),
+                                 "propagate": False}
+    return cfg
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Worker processes (use PostgreSQL, or SQLite on a local disk).")
+@_DB
+@click.option("--migrate/--no-migrate", default=True, show_default=True,
+              help="Run the trail's migrations before serving.")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+def serve_command(host: str, port: int, workers: int, db_url: str | None, migrate: bool,
+                  log_level: str) -> None:
+    """Serve the REST API (OpenAPI at /docs). Keys come from 'kgaudit keys create'."""
+    import uvicorn
+
+    trail = _trail(db_url)
+    if migrate:
+        trail.migrate()
+    elif not trail.schema_is_current():
+        raise UsageError("the trail database is not at the latest schema; run "
+                         "'kgaudit trail migrate' or drop --no-migrate")
+    trail.close()
+    if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="kgaudit-metrics-")
+    uvicorn.run("auditor.api.app:app_from_settings", factory=True, host=host, port=port,
+                workers=workers, access_log=False, log_level=log_level,
+                log_config=log_config(log_level), server_header=False)
+
+
+@click.group("keys")
+def keys_group() -> None:
+    """Create, list and revoke REST API keys (stored only as hashes)."""
+
+
+@keys_group.command("create")
+@click.option("--tenant", required=True, help="Tenant the key belongs to (created if new).")
+@click.option("--role", required=True, type=click.Choice(["viewer", "auditor", "admin"]),
+              help="viewer: read; auditor: create + read; admin: also keys and tenants.")
+@click.option("--name", default=None, help="A label to recognise the key by.")
+@_DB
+def create_key_command(tenant: str, role: str, name: str | None, db_url: str | None) -> None:
+    """Create an API key and print it once (it cannot be shown again)."""
+    from auditor.api.keys import KeyStore
+
+    trail = _trail(db_url)
+    trail.migrate()
+    info, token = KeyStore(trail).create(tenant=tenant, role=role, name=name)
+    click.echo(token)
+    click.echo(f"key {info['id']} ({info['prefix']}) for tenant {tenant!r}, role {role}; "
+               "store it now: only its hash is kept.", err=True)
+
+
+@keys_group.command("list")
+@click.option("--tenant", default=None, help="Only this tenant's keys.")
+@_DB
+def list_keys_command(tenant: str | None, db_url: str | None) -> None:
+    """List keys (id, prefix, tenant, role, name, state); never the keys themselves."""
+    from auditor.api.keys import KeyStore
+
+    for k in KeyStore(_trail(db_url)).list(tenant=tenant):
+        state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
+        click.echo(f"{k['id']}\t{k['prefix']}\t{k['tenant']}\t{k['role']}\t{k['name'] or '-'}"
+                   f"\t{state}")
+
+
+@keys_group.command("revoke")
+@click.argument("key_id", type=int)
+@_DB
+def revoke_key_command(key_id: int, db_url: str | None) -> None:
+    """Revoke the key with this id (see 'kgaudit keys list')."""
+    from auditor.api.keys import KeyStore
+
+    if not KeyStore(_trail(db_url)).revoke(key_id):
+        raise UsageError(f"no active API key with id {key_id}")
+    click.echo(f"key {key_id} revoked")
+
+
+__all__ = ["keys_group", "log_config", "serve_command"]

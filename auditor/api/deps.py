@@ -1,0 +1,105 @@
+"""FastAPI dependencies, exposed as ``Annotated`` aliases used in route signatures."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import anyio
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from auditor.api.errors import ApiError
+from auditor.api.keys import KeyStore, Principal
+from auditor.api.metrics import Metrics
+from auditor.api.ratelimit import RateLimiter
+from auditor.settings import Settings
+from auditor.trail import Trail
+
+_bearer = HTTPBearer(auto_error=False, description="An API key from `kgaudit keys create`.")
+
+
+@dataclass
+class AppServices:
+    """Everything a route needs, built once per app (``app.state.services``)."""
+
+    settings: Settings
+    trail: Trail
+    keys: KeyStore
+    limiter: RateLimiter
+    metrics: Metrics
+    audit_fn: Callable[..., Any]
+    kb_loader: Callable[[str], Any]
+    audit_slots: threading.Semaphore
+
+
+# Dependencies are ``async def`` so FastAPI runs them on the event loop instead of handing
+# each to the thread pool; the only blocking work (a key lookup on a cache miss) is sent to a
+# thread explicitly.
+
+
+async def get_services(request: Request) -> AppServices:
+    return request.app.state.services
+
+
+async def get_trail(request: Request) -> Trail:
+    return request.app.state.services.trail
+
+
+ServicesDep = Annotated[AppServices, Depends(get_services)]
+TrailDep = Annotated[Trail, Depends(get_trail)]
+
+
+async def current_principal(
+    request: Request,
+    services: ServicesDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Principal:
+    """The caller behind ``Authorization: Bearer <key>``; rate-limited per key."""
+    challenge = {"WWW-Authenticate": "Bearer"}
+    if credentials is None:
+        raise ApiError(401, "unauthorized", "send an API key as 'Authorization: Bearer <key>'",
+                       headers=challenge)
+    token = credentials.credentials
+    principal = services.keys.cached(token)
+    if principal is None:
+        principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
+    if principal is None:
+        raise ApiError(401, "unauthorized", "the API key is invalid or revoked",
+                       headers=challenge)
+    request.scope.setdefault("state", {})["tenant"] = principal.tenant
+    wait = services.limiter.acquire(principal.prefix)
+    if wait is not None:
+        raise ApiError(429, "rate_limited", "too many requests for this API key; retry later",
+                       headers={"Retry-After": RateLimiter.retry_after_header(wait)})
+    return principal
+
+
+CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
+
+
+def _require(permission: str) -> Callable[[Principal], Awaitable[Principal]]:
+    async def dependency(principal: CurrentPrincipal) -> Principal:
+        if not principal.can(permission):
+            raise ApiError(403, "forbidden",
+                           f"the role {principal.role!r} may not {permission} here")
+        return principal
+
+    return dependency
+
+
+Reader = Annotated[Principal, Depends(_require("read"))]
+Creator = Annotated[Principal, Depends(_require("create"))]
+Admin = Annotated[Principal, Depends(_require("admin"))]
+
+__all__ = [
+    "Admin",
+    "AppServices",
+    "Creator",
+    "CurrentPrincipal",
+    "Reader",
+    "ServicesDep",
+    "TrailDep",
+]

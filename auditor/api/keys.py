@@ -1,0 +1,143 @@
+"""API keys: ``kga_<prefix>_<secret>`` tokens, stored only as a lookup prefix + SHA-256.
+
+Roles: ``viewer`` reads, ``auditor`` reads and creates audits, ``admin`` also manages keys
+and tenants. A principal only ever sees its own tenant's audits.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+
+from auditor.errors import UsageError
+from auditor.trail import Trail
+from auditor.trail.canonical import format_timestamp
+from auditor.trail.models import ApiKey, Tenant
+from auditor.trail.records import check_strings, check_tenant
+
+ROLES: tuple[str, ...] = ("viewer", "auditor", "admin")
+PERMISSIONS: dict[str, frozenset[str]] = {
+    "viewer": frozenset({"read"}),
+    "auditor": frozenset({"read", "create"}),
+    "admin": frozenset({"read", "create", "admin"}),
+}
+TOKEN_PREFIX = "kga_"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """The authenticated caller: which key, which tenant, which role."""
+
+    key_id: int
+    prefix: str
+    tenant: str
+    role: str
+
+    def can(self, permission: str) -> bool:
+        return permission in PERMISSIONS.get(self.role, frozenset())
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _split(token: str) -> str | None:
+    if not token.startswith(TOKEN_PREFIX):
+        return None
+    prefix, sep, secret = token[len(TOKEN_PREFIX):].partition("_")
+    return prefix if sep and len(prefix) == 12 and secret else None
+
+
+def _key_dict(k: ApiKey) -> dict[str, Any]:
+    return {"id": k.id, "prefix": k.prefix, "tenant": k.tenant_id, "role": k.role,
+            "name": k.name, "created_at": format_timestamp(k.created_at),
+            "revoked_at": format_timestamp(k.revoked_at) if k.revoked_at else None}
+
+
+class KeyStore:
+    """Keys in the trail database; ``cache_s`` > 0 remembers verified keys that long."""
+
+    def __init__(self, trail: Trail, *, cache_s: float = 0.0) -> None:
+        self.trail = trail
+        self.cache_s = cache_s
+        self._cache: dict[str, tuple[float, Principal]] = {}  # sha256(token) -> (expiry, who)
+        self._lock = threading.Lock()
+
+    def create(self, *, tenant: str, role: str, name: str | None = None) -> tuple[dict[str, Any], str]:
+        """Create a key; returns its description and the token (shown once, never stored)."""
+        check_tenant(tenant)
+        check_strings(name=name)
+        if role not in ROLES:
+            raise UsageError(f"role {role!r} is invalid; expected one of {', '.join(ROLES)}")
+        prefix = secrets.token_hex(6)
+        token = f"{TOKEN_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
+        self.trail.ensure_tenant(tenant)
+        with self.trail.session() as s:
+            key = ApiKey(prefix=prefix, key_hash=hash_token(token), tenant_id=tenant, role=role,
+                         name=name, created_at=datetime.now(UTC))
+            s.add(key)
+            s.flush()
+            return _key_dict(key), token
+
+    def cached(self, token: str) -> Principal | None:
+        """The principal of ``token`` if verified less than ``cache_s`` ago (no database)."""
+        if self.cache_s <= 0:
+            return None
+        digest = hash_token(token)
+        with self._lock:
+            hit = self._cache.get(digest)
+        return hit[1] if hit is not None and hit[0] > time.monotonic() else None
+
+    def authenticate(self, token: str) -> Principal | None:
+        """The principal of ``token``, or None for an unknown, malformed or revoked key."""
+        prefix = _split(token)
+        if prefix is None:
+            return None
+        hit = self.cached(token)
+        if hit is not None:
+            return hit
+        digest = hash_token(token)
+        with self.trail.session() as s:
+            key = s.execute(select(ApiKey).where(ApiKey.prefix == prefix)).scalar_one_or_none()
+        if key is None or key.revoked_at is not None:
+            return None
+        if not hmac.compare_digest(key.key_hash, digest):
+            return None
+        principal = Principal(key.id, key.prefix, key.tenant_id, key.role)
+        if self.cache_s > 0:
+            with self._lock:
+                self._cache[digest] = (time.monotonic() + self.cache_s, principal)
+        return principal
+
+    def list(self, *, tenant: str | None = None) -> list[dict[str, Any]]:
+        check_strings(tenant=tenant)
+        stmt = select(ApiKey).order_by(ApiKey.id)
+        if tenant is not None:
+            stmt = stmt.where(ApiKey.tenant_id == tenant)
+        with self.trail.session() as s:
+            return [_key_dict(k) for k in s.execute(stmt).scalars()]
+
+    def revoke(self, key_id: int) -> bool:
+        with self._lock:
+            self._cache.clear()
+        with self.trail.session() as s:
+            res = s.execute(update(ApiKey).where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
+                            .values(revoked_at=datetime.now(UTC)))
+            return bool(res.rowcount)
+
+    def tenants(self) -> list[dict[str, Any]]:
+        with self.trail.session() as s:
+            return [{"id": t.id, "name": t.name,
+                     "created_at": format_timestamp(t.created_at)}
+                    for t in s.execute(select(Tenant).order_by(Tenant.id)).scalars()]
+
+
+__all__ = ["PERMISSIONS", "ROLES", "KeyStore", "Principal", "hash_token"]

@@ -1,0 +1,40 @@
+"""A per-key token bucket: ``rate_limit_per_minute`` requests, refilled continuously.
+
+In-process: with N uvicorn workers each worker keeps its own buckets (a key may get up to
+N times the limit); put a shared limiter in the proxy for a hard global cap.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+
+
+class RateLimiter:
+    def __init__(self, per_minute: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.capacity = float(per_minute)
+        self.rate = per_minute / 60.0
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, key: str) -> float | None:
+        """Take one token for ``key``; None if allowed, else seconds until one is free."""
+        now = self._clock()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.capacity, now))
+            tokens = min(self.capacity, tokens + (now - last) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[key] = (tokens - 1.0, now)
+                return None
+            self._buckets[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+
+    @staticmethod
+    def retry_after_header(wait_s: float) -> str:
+        return str(max(1, math.ceil(wait_s)))
+
+
+__all__ = ["RateLimiter"]

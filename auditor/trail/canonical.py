@@ -1,0 +1,143 @@
+"""Canonical serialisation and the hashes of the audit trail (hash format version 1).
+
+Canonical JSON: keys sorted, no whitespace (``","``/``":"`` separators), UTF-8, no NaN or
+infinity, floats in Python's shortest round-trip form; dates ``YYYY-MM-DD``; timestamps UTC
+``YYYY-MM-DDTHH:MM:SS.ffffffZ``; UUIDs in hyphenated lower case.
+
+Two hashes chain the trail::
+
+    record_hash = sha256(canonical({"v": 1, "audit": {AUDIT_FIELDS}, "claims": [{CLAIM_FIELDS}, ...]}))
+                  where the large fields (DIGESTED_FIELDS: text, request, meta, result) enter
+                  as sha256(canonical(value)), so they can be hashed before the append lock
+    hash        = sha256(canonical({"v": 1, "seq", "kind", "audit_id", "tenant_id",
+                                    "created_at", "record_hash", "prev_hash"}))
+
+``prev_hash`` of the first event is ``GENESIS_HASH``. The field lists are explicit (not "every
+column") so adding a column in a later migration never changes the hash of an old record.
+
+>>> canonical_json({"b": 1, "a": [1.5, None, "é"]})
+b'{"a":[1.5,null,"\\xc3\\xa9"],"b":1}'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
+
+from auditor.errors import DataError
+
+HASH_VERSION = 1
+GENESIS_HASH = "0" * 64
+
+AUDIT_FIELDS: tuple[str, ...] = (
+    "id", "seq", "tenant_id", "external_id", "source", "requester", "created_at", "domain",
+    "as_of", "text", "text_sha256", "request", "request_sha256", "meta", "result", "fer",
+    "citation_confidence", "joint_score", "coverage", "n_supported", "n_contradicted",
+    "n_unverifiable", "kg_version", "rules_version", "auditor_version",
+)
+DIGESTED_FIELDS: frozenset[str] = frozenset({"text", "request", "meta", "result"})
+CLAIM_FIELDS: tuple[str, ...] = (
+    "idx", "text", "span_start", "span_end", "subject", "predicate", "object", "verdict",
+    "hallucination_type", "rule_id",
+)
+
+
+def format_timestamp(value: datetime) -> str:
+    """UTC, microsecond precision, ``Z`` suffix: the one timestamp form used in hashes."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def canonical_json(value: Any) -> bytes:
+    """The canonical UTF-8 JSON bytes of ``value`` (see the module docstring)."""
+    try:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                          allow_nan=False, default=_default)
+        return text.encode("utf-8")
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        raise DataError(f"value cannot be stored in the audit trail: {exc}") from exc
+
+
+def to_json_value(value: Any) -> Any:
+    """``value`` as plain JSON types (what a JSON column gives back), via canonical JSON."""
+    return json.loads(canonical_json(value))
+
+
+def sha256_hex(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    return value
+
+
+def field_digests(audit: Mapping[str, Any]) -> dict[str, str]:
+    """The digests of the large fields of ``audit`` (see ``DIGESTED_FIELDS``)."""
+    return {f: sha256_hex(canonical_json(audit.get(f))) for f in DIGESTED_FIELDS}
+
+
+def record_hash(audit: Mapping[str, Any], claims: Sequence[Mapping[str, Any]], *,
+                digests: Mapping[str, str] | None = None) -> str:
+    """Hash of one stored audit and its claim rows (values as read from the database).
+
+    ``digests``: precomputed :func:`field_digests` of ``audit`` (recomputed when omitted).
+    """
+    digests = digests if digests is not None else field_digests(audit)
+    payload = {
+        "v": HASH_VERSION,
+        "audit": {f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f))
+                  for f in AUDIT_FIELDS},
+        "claims": [{f: _plain(c.get(f)) for f in CLAIM_FIELDS}
+                   for c in sorted(claims, key=lambda c: c["idx"])],
+    }
+    return sha256_hex(canonical_json(payload))
+
+
+def event_hash(*, seq: int, kind: str, audit_id: uuid.UUID | str, tenant_id: str,
+               created_at: datetime, record_hash: str, prev_hash: str) -> str:
+    """Hash of one chain event; it covers the previous event's hash."""
+    payload = {
+        "v": HASH_VERSION, "seq": seq, "kind": kind, "audit_id": str(audit_id),
+        "tenant_id": tenant_id, "created_at": format_timestamp(created_at),
+        "record_hash": record_hash, "prev_hash": prev_hash,
+    }
+    return sha256_hex(canonical_json(payload))
+
+
+__all__ = [
+    "AUDIT_FIELDS",
+    "CLAIM_FIELDS",
+    "DIGESTED_FIELDS",
+    "GENESIS_HASH",
+    "HASH_VERSION",
+    "canonical_json",
+    "event_hash",
+    "field_digests",
+    "format_timestamp",
+    "record_hash",
+    "sha256_hex",
+    "to_json_value",
+]

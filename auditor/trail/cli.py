@@ -1,0 +1,168 @@
+"""``kgaudit trail``: migrate, verify the hash chain, sign checkpoints, re-audit and diff."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from auditor.errors import DataError, GateFailed, UsageError
+
+_DB = click.option("--db", "db_url", metavar="URL", default=None,
+                   help="SQLAlchemy URL of the trail (default: the settings' database).")
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def _trail(db_url: str | None) -> Any:
+    from auditor.settings import get_settings
+    from auditor.trail import Trail
+
+    settings = get_settings()
+    return Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
+
+
+def _key() -> bytes:
+    from auditor.settings import get_settings
+
+    secret = get_settings().checkpoint_key
+    if secret is None:
+        raise UsageError("no checkpoint key: set KGAUDIT_CHECKPOINT_KEY (at least 16 bytes)")
+    return secret.get_secret_value().encode("utf-8")
+
+
+def _echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@click.group("trail")
+def trail_group() -> None:
+    """Inspect and protect the tamper-evident audit trail."""
+
+
+@trail_group.command("migrate")
+@_DB
+def migrate_command(db_url: str | None) -> None:
+    """Create or upgrade the trail's schema (alembic upgrade head)."""
+    trail = _trail(db_url)
+    trail.migrate()
+    click.echo(f"trail schema is at the latest revision ({trail!r})")
+
+
+@trail_group.command("verify")
+@_DB
+@click.option("--checkpoint", "checkpoint_files", multiple=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="An exported checkpoint JSON file to check the chain against (repeatable).")
+@_JSON
+def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], as_json: bool) -> None:
+    """Check the whole chain; exit 1 naming the first broken record.
+
+    With KGAUDIT_CHECKPOINT_KEY set, stored checkpoints are checked too.
+    """
+    from auditor.settings import get_settings
+
+    trail = _trail(db_url)
+    key = _key() if checkpoint_files or get_settings().checkpoint_key else None
+    report = trail.verify(key=key)
+    problems = list(report.problems)
+    for f in checkpoint_files:
+        try:
+            cp = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise DataError(f"cannot read the checkpoint: {exc}", location=str(f)) from exc
+        from auditor.trail.checkpoints import check_checkpoint
+
+        reason = check_checkpoint(trail, cp, key or b"") if isinstance(cp, dict) else "not an object"
+        if reason is not None:
+            problems.append({"seq": cp.get("seq") if isinstance(cp, dict) else None,
+                             "audit_id": None, "code": "checkpoint_mismatch",
+                             "reason": f"{f}: {reason}"})
+    out = {**report.to_dict(), "ok": not problems, "problems": problems,
+           "first_broken": report.first_broken or (problems[0] if problems else None)}
+    if as_json:
+        _echo_json(out)
+    elif not problems:
+        click.echo(f"ok: {report.checked} records verified; head {report.head_hash}")
+    else:
+        for p in problems[:20]:
+            click.echo(f"BROKEN seq {p['seq']}: {p['reason']}")
+        if len(problems) > 20:
+            click.echo(f"... and {len(problems) - 20} more")
+    if problems:
+        first = out["first_broken"]
+        raise GateFailed(f"the audit trail is broken at seq {first['seq']}: {first['reason']}")
+
+
+@trail_group.command("checkpoint")
+@_DB
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the checkpoint JSON to this file (keep it outside the database).")
+def checkpoint_command(db_url: str | None, out: Path | None) -> None:
+    """Sign the current chain head with KGAUDIT_CHECKPOINT_KEY and print the checkpoint."""
+    cp = _trail(db_url).checkpoint(_key())
+    if out is not None:
+        out.write_text(json.dumps(cp, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    _echo_json(cp)
+
+
+@trail_group.command("checkpoints")
+@_DB
+def checkpoints_command(db_url: str | None) -> None:
+    """List the stored checkpoints as JSON."""
+    _echo_json(_trail(db_url).checkpoints())
+
+
+def _print_diff(d: dict[str, Any]) -> None:
+    for k, v in d["versions"].items():
+        if v["old"] != v["new"]:
+            click.echo(f"{k}: {v['old']} -> {v['new']}")
+    for k, v in d["scores"].items():
+        if v["old"] != v["new"]:
+            click.echo(f"{k}: {v['old']} -> {v['new']}")
+    for c in d["changed"]:
+        click.echo(f"changed [{c['start']}:{c['end']}] {c['predicate']}: "
+                   f"{c['old_verdict']} -> {c['verdict']}")
+    for c in d["added"]:
+        click.echo(f"added   [{c['start']}:{c['end']}] {c['predicate']}: {c['verdict']}")
+    for c in d["removed"]:
+        click.echo(f"removed [{c['start']}:{c['end']}] {c['predicate']}: {c['verdict']}")
+    click.echo(f"{d['unchanged']} claims unchanged" + ("; results identical" if d["identical"] else ""))
+
+
+@trail_group.command("reaudit")
+@click.argument("audit_id")
+@click.option("--tenant", default="default", show_default=True)
+@click.option("--record", is_flag=True, help="Append the new result to the trail (the original "
+              "record is never changed).")
+@_DB
+@_JSON
+def reaudit_command(audit_id: str, tenant: str, record: bool, db_url: str | None,
+                    as_json: bool) -> None:
+    """Re-run a stored audit against the current graphs and rules; list the differences."""
+    d = _trail(db_url).reaudit(audit_id, tenant=tenant, record=record, requester="cli")
+    if as_json:
+        _echo_json({k: v for k, v in d.items() if k != "result"})
+        return
+    _print_diff(d)
+    if d["recorded"]:
+        click.echo(f"recorded as audit {d['recorded']['id']} (seq {d['recorded']['seq']})")
+
+
+@trail_group.command("diff")
+@click.argument("old_id")
+@click.argument("new_id")
+@click.option("--tenant", default="default", show_default=True)
+@_DB
+@_JSON
+def diff_command(old_id: str, new_id: str, tenant: str, db_url: str | None, as_json: bool) -> None:
+    """List claim-level differences between two stored audits."""
+    d = _trail(db_url).diff(old_id, new_id, tenant=tenant)
+    if as_json:
+        _echo_json(d)
+    else:
+        _print_diff(d)
+
+
+__all__ = ["trail_group"]

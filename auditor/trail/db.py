@@ -1,0 +1,147 @@
+"""Engine creation and migrations for the audit trail.
+
+SQLite (the embedded default) gets WAL journaling, foreign keys, a busy timeout, and write
+transactions that start with ``BEGIN IMMEDIATE`` so concurrent appenders queue instead of
+failing on lock upgrades. PostgreSQL appends lock the ``trail_head`` row (``FOR UPDATE``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, create_engine, event, inspect
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+from auditor.errors import UsageError
+
+WRITE_OPTION = "kgaudit_write"
+SQLITE_BUSY_TIMEOUT_S = 60.0
+_SYNCHRONOUS = {"FULL": "PRAGMA synchronous=FULL", "NORMAL": "PRAGMA synchronous=NORMAL"}
+
+
+def create_trail_engine(db_url: str, *, durable: bool = True, **kwargs: Any) -> Engine:
+    """An engine for ``db_url``; SQLite files get their folder created and the pragmas set.
+
+    ``durable=False`` stops waiting for the disk on commit (SQLite ``synchronous=NORMAL`` in
+    WAL mode, PostgreSQL ``synchronous_commit=off``): appends get faster, and a power failure
+    (not a process crash) may lose the last few; the chain itself is never corrupted.
+    """
+    try:
+        url = make_url(db_url)
+    except ArgumentError as exc:
+        raise UsageError(f"database URL {_safe(db_url)!r} is not a valid SQLAlchemy URL") from exc
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "sqlite":
+        if url.database in (None, "", ":memory:"):
+            raise UsageError("the audit trail needs an SQLite file, not an in-memory database")
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        connect_args = {"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False}
+    elif url.get_backend_name() == "postgresql" and not durable:
+        connect_args = {"options": "-c synchronous_commit=off"}
+    try:
+        engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True,
+                               json_serializer=json_dumps, **kwargs)
+    except (NoSuchModuleError, ModuleNotFoundError) as exc:
+        raise UsageError(f"no database driver for {url.drivername!r}: {exc}") from exc
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine, "FULL" if durable else "NORMAL")
+    return engine
+
+
+def json_dumps(value: Any) -> str:
+    """JSON column serialiser: orjson (fast), stdlib json for what orjson refuses (big ints).
+
+    Reads use the stdlib parser: orjson turns integers beyond 64 bits into floats.
+    """
+    try:
+        return orjson.dumps(value).decode("utf-8")
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def _configure_sqlite(engine: Engine, synchronous: str) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (below)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(_SYNCHRONOUS[synchronous])
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def migrations_dir() -> Path:
+    """The Alembic script directory (the top-level ``migrations`` package)."""
+    import migrations
+
+    return Path(migrations.__file__).resolve().parent
+
+
+def alembic_config(db_url: str | None = None, connection: Connection | None = None) -> Any:
+    """A programmatic Alembic ``Config`` (no ``alembic.ini`` needed) for ``db_url``."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    if db_url is not None:
+        cfg.attributes["db_url"] = db_url
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    from alembic import command
+
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(connection=conn), revision)
+
+
+def downgrade(engine: Engine, revision: str = "base") -> None:
+    from alembic import command
+
+    with engine.begin() as conn:
+        command.downgrade(alembic_config(connection=conn), revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def has_schema(engine: Engine) -> bool:
+    return inspect(engine).has_table("trail_events")
+
+
+def _safe(db_url: str) -> str:
+    head, sep, tail = db_url.rpartition("@")
+    return f"{head.split(':', 1)[0]}://***@{tail}" if sep else db_url
+
+
+__all__ = [
+    "WRITE_OPTION",
+    "alembic_config",
+    "create_trail_engine",
+    "current_revision",
+    "downgrade",
+    "head_revision",
+    "migrations_dir",
+    "upgrade",
+]

@@ -1,0 +1,209 @@
+"""The audit-trail schema: SQLAlchemy 2.0 typed ORM, one ``MetaData`` with a naming convention.
+
+Tables::
+
+    tenants            one row per tenant (isolation boundary of every query)
+    api_keys           REST API keys: lookup prefix + SHA-256 of the token, never the token
+    audits             one audited request: text, request, full result JSON, scores, versions
+    audit_claims       one row per claim of an audit (queryable by verdict, type, rule)
+    trail_events       the append-only hash chain: seq, prev_hash, record_hash, hash
+    trail_head         a single row (id = 1) holding the chain head; locked by every append
+    trail_checkpoints  signed chain heads (HMAC-SHA256), exportable
+
+Constraint and index names come from ``NAMING_CONVENTION``; migrations never spell them.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    Uuid,
+)
+from sqlalchemy.engine import Dialect
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING_CONVENTION: dict[str, str] = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+HEAD_ROW_ID = 1
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every backend (SQLite stores it naive)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("UTCDateTime needs a timezone-aware datetime")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Tenant(Base):
+    __tablename__ = "tenants"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    prefix: Mapped[str] = mapped_column(String(16), unique=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id"), index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str | None] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class Audit(Base):
+    __tablename__ = "audits"
+    __table_args__ = (
+        UniqueConstraint("tenant_id", "external_id"),
+        Index(None, "tenant_id", "seq"),
+        Index(None, "tenant_id", "created_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, unique=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenants.id"))
+    external_id: Mapped[str | None] = mapped_column(String(256))
+    source: Mapped[str] = mapped_column(String(32))
+    requester: Mapped[str | None] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    domain: Mapped[str] = mapped_column(String(32), index=True)
+    as_of: Mapped[date] = mapped_column(Date)
+    text: Mapped[str] = mapped_column(Text)
+    text_sha256: Mapped[str] = mapped_column(String(64))
+    request: Mapped[dict[str, Any]] = mapped_column(JSON)
+    request_sha256: Mapped[str] = mapped_column(String(64))
+    meta: Mapped[dict[str, Any]] = mapped_column("metadata", JSON)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+    fer: Mapped[float | None] = mapped_column(Float)
+    citation_confidence: Mapped[float | None] = mapped_column(Float)
+    joint_score: Mapped[float | None] = mapped_column(Float)
+    coverage: Mapped[float | None] = mapped_column(Float)
+    n_supported: Mapped[int] = mapped_column(Integer)
+    n_contradicted: Mapped[int] = mapped_column(Integer)
+    n_unverifiable: Mapped[int] = mapped_column(Integer)
+    kg_version: Mapped[str] = mapped_column(String(128))
+    rules_version: Mapped[str] = mapped_column(String(128))
+    auditor_version: Mapped[str] = mapped_column(String(128))
+
+    claims: Mapped[list[AuditClaim]] = relationship(
+        back_populates="audit", order_by="AuditClaim.idx", cascade="all, delete-orphan"
+    )
+
+
+class AuditClaim(Base):
+    __tablename__ = "audit_claims"
+    __table_args__ = (
+        UniqueConstraint("audit_id", "idx"),
+        Index(None, "verdict", "audit_id"),
+        Index(None, "hallucination_type", "audit_id"),
+        Index(None, "rule_id", "audit_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True, autoincrement=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    idx: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    span_start: Mapped[int] = mapped_column(Integer)
+    span_end: Mapped[int] = mapped_column(Integer)
+    subject: Mapped[str | None] = mapped_column(String(512))
+    predicate: Mapped[str | None] = mapped_column(String(256))
+    object: Mapped[str | None] = mapped_column(Text)
+    verdict: Mapped[str] = mapped_column(String(16))
+    hallucination_type: Mapped[str | None] = mapped_column(String(64))
+    rule_id: Mapped[str | None] = mapped_column(String(256))
+
+    audit: Mapped[Audit] = relationship(back_populates="claims")
+
+
+class TrailEvent(Base):
+    __tablename__ = "trail_events"
+
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(32))
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id"), unique=True)
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    record_hash: Mapped[str] = mapped_column(String(64))
+    prev_hash: Mapped[str] = mapped_column(String(64))
+    hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class TrailHead(Base):
+    __tablename__ = "trail_head"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    hash: Mapped[str | None] = mapped_column(String(64))
+    updated_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class TrailCheckpoint(Base):
+    __tablename__ = "trail_checkpoints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    seq: Mapped[int] = mapped_column(BigInteger)
+    head_hash: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    alg: Mapped[str] = mapped_column(String(32))
+    key_id: Mapped[str] = mapped_column(String(32))
+    signature: Mapped[str] = mapped_column(String(128))
+
+
+__all__ = [
+    "HEAD_ROW_ID",
+    "NAMING_CONVENTION",
+    "ApiKey",
+    "Audit",
+    "AuditClaim",
+    "Base",
+    "Tenant",
+    "TrailCheckpoint",
+    "TrailEvent",
+    "TrailHead",
+    "UTCDateTime",
+]

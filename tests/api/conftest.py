@@ -1,0 +1,118 @@
+"""API tests: the app in-process (TestClient) on SQLite and PostgreSQL, with a fake audit
+for unit tests; the real ``audit()`` in the HTTP and schemathesis tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from auditor.api import create_app
+from auditor.api.keys import KeyStore
+from auditor.settings import Settings
+from auditor.trail import Trail
+from auditor.trail.testing import (
+    fake_audit,
+    postgres_available,
+    postgres_database,
+    reset_trail,
+)
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    reason = postgres_available()
+    if reason is not None:
+        if os.environ.get("KGAUDIT_REQUIRE_PG"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    with postgres_database("kgaudit_api") as url:
+        Trail(url).migrate()
+        yield url
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("api-template") / "trail.db"
+    trail = Trail(f"sqlite:///{path}")
+    trail.migrate()
+    trail.close()
+    return path
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> str:
+    if request.param == "sqlite":
+        shutil.copy(sqlite_template, tmp_path / "trail.db")
+        return f"sqlite:///{tmp_path / 'trail.db'}"
+    url = request.getfixturevalue("pg_url")
+    reset_trail(url)
+    return url
+
+
+class FakeKB:
+    """A two-entity knowledge base standing in for ``load_graphs``."""
+
+    def stats(self) -> dict[str, Any]:
+        return {"medical": {"kg_version": "abc", "facts": 2, "entities": 2, "sources": 1,
+                            "facts_without_source": 0, "facts_per_family": {"maxDose": 2},
+                            "entities_per_type": {"Drug": 2},
+                            "subjects_per_family": {"maxDose": 2}}}
+
+    def search(self, q: str, *, domain: str | None = None, limit: int = 20) -> list[Any]:
+        from knowledge_graphs.model import Entity
+
+        ents = [Entity("drug:acetaminophen", "medical", "Drug", "Acetaminophen", ("paracetamol",)),
+                Entity("drug:ibuprofen", "medical", "Drug", "Ibuprofen")]
+        return [e for e in ents if q.lower() in " ".join(e.names()).lower()][:limit]
+
+
+@dataclass
+class Api:
+    client: TestClient
+    trail: Trail
+    settings: Settings
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def auth(self, who: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[who]}"}
+
+
+PRINCIPALS = {"acme-auditor": ("acme", "auditor"), "acme-viewer": ("acme", "viewer"),
+              "acme-admin": ("acme", "admin"), "beta-auditor": ("beta", "auditor")}
+
+
+@pytest.fixture
+def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
+    made: list[Api] = []
+
+    def make(audit_fn: Callable[..., Any] = fake_audit, **overrides: Any) -> Api:
+        settings = Settings(home=tmp_path, database_url=db_url,
+                            **{"rate_limit_per_minute": 100_000, **overrides})
+        trail = Trail(db_url)
+        app = create_app(settings, trail=trail, audit_fn=audit_fn, kb_loader=lambda d: FakeKB())
+        api = Api(TestClient(app, raise_server_exceptions=False), trail, settings)
+        keys = KeyStore(trail)
+        for who, (tenant, role) in PRINCIPALS.items():
+            api.tokens[who] = keys.create(tenant=tenant, role=role, name=who)[1]
+        made.append(api)
+        return api
+
+    yield make
+    for api in made:
+        api.client.close()
+        api.trail.close()
+
+
+@pytest.fixture
+def api(make_api: Callable[..., Api]) -> Api:
+    return make_api()
+

@@ -1,0 +1,149 @@
+"""The API over real HTTP: ``kgaudit serve`` in a subprocess with the real auditor, keys made
+in the database; results equal in-process ``audit()``; logs hold no secrets."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from auditor import audit, get_auditor
+from auditor.api.keys import KeyStore
+from auditor.trail import Trail
+from auditor.trail.testing import reset_trail
+
+pytestmark = pytest.mark.slow
+SECRET_TEXT = ("Adults should not take more than 4,000 mg of acetaminophen a day. "
+               "Patient Zed Quorra-5521 took ibuprofen with warfarin.")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    url: str
+    tokens: dict[str, str]
+    log: Path
+
+
+def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
+    env = {**os.environ, "KGAUDIT_DATABASE_URL": db_url, "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
+           "KGAUDIT_CHECKPOINT_KEY": "c" * 32}
+    trail = Trail(db_url)  # (``kgaudit keys create`` itself is tested in test_trail_cli.py)
+    trail.migrate()
+    keys = KeyStore(trail)
+    tokens = {"auditor": keys.create(tenant="acme", role="auditor")[1],
+              "other": keys.create(tenant="beta", role="viewer")[1]}
+    trail.close()
+    port, log = _free_port(), tmp / "server.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "auditor.cli.main", "serve", "--port",
+                                 str(port), "--log-level", "debug"], env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    return proc, Server(f"http://127.0.0.1:{port}", tokens, log)
+
+
+def _wait(proc: subprocess.Popen[bytes], server: Server) -> None:
+    deadline = time.monotonic() + 240
+    while True:
+        try:
+            if httpx.get(f"{server.url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"server did not start:\n{server.log.read_text()[-3000:]}")
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+            ) -> Iterator[dict[str, Server]]:
+    """Both servers start at once and load their graphs while this process loads its own."""
+    urls = {"sqlite": f"sqlite:///{tmp_path_factory.mktemp('http') / 'trail.db'}"}
+    try:
+        urls["postgres"] = request.getfixturevalue("pg_url")
+        reset_trail(urls["postgres"])
+    except pytest.skip.Exception:
+        pass  # the postgres tests skip below, with the reason pg_url gives
+    started = {name: _start(url, tmp_path_factory.mktemp(name)) for name, url in urls.items()}
+    try:
+        get_auditor()  # the in-process audit() the results are compared with
+        for proc, server in started.values():
+            _wait(proc, server)
+        yield {name: server for name, (_, server) in started.items()}
+    finally:
+        for proc, _ in started.values():
+            proc.terminate()
+        for proc, _ in started.values():
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def server(request: pytest.FixtureRequest, servers: dict[str, Server]) -> Server:
+    if request.param not in servers:
+        request.getfixturevalue("pg_url")  # skips (or fails in CI) with the reason
+    return servers[request.param]
+
+
+def _h(server: Server, who: str = "auditor") -> dict[str, str]:
+    return {"Authorization": f"Bearer {server.tokens[who]}"}
+
+
+def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
+    body = {"text": SECRET_TEXT, "domain": "medical", "as_of": "2025-06-30",
+            "metadata": {"model": "m"}, "external_id": "conv-1"}
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        r = client.post("/v1/audits", json=body, headers=_h(server))
+        assert r.status_code == 201, r.text
+        rec = r.json()
+        expected = audit(SECRET_TEXT, domain="medical", as_of="2025-06-30").to_dict()
+        assert rec["result"] == expected  # deterministic, and stored/returned unchanged
+        assert rec["result"]["claims"] and {c["verdict"] for c in rec["result"]["claims"]} <= {
+            "supported", "contradicted", "unverifiable"}
+        assert client.get(f"/v1/audits/{rec['id']}", headers=_h(server)).json() == rec
+        replay = client.post("/v1/audits", json=body, headers=_h(server))
+        assert replay.status_code == 200 and replay.json()["id"] == rec["id"]
+        listed = client.get("/v1/audits?domain=medical", headers=_h(server)).json()
+        assert rec["id"] in [it["id"] for it in listed["items"]]
+        claims = client.get(f"/v1/audits/{rec['id']}/claims", headers=_h(server)).json()
+        assert len(claims["items"]) == len(expected["claims"])
+        other = client.get(f"/v1/audits/{rec['id']}", headers=_h(server, "other"))
+        assert other.status_code == 404 and other.json()["error"]["code"] == "not_found"
+        assert client.post("/v1/audits", json=body, headers=_h(server, "other")
+                           ).status_code == 403
+        verify = client.get("/v1/trail/verify", headers=_h(server)).json()
+        assert verify["ok"] and verify["checked"] >= 1
+        stats = client.get("/v1/kg/medical/stats", headers=_h(server))
+        assert stats.status_code == 200 and stats.json()["facts"] > 0
+        found = client.get("/v1/kg/medical/entities?q=acetaminophen", headers=_h(server))
+        assert "drug:acetaminophen" in [e["id"] for e in found.json()["items"]]
+        assert "kgaudit_http_requests_total" in client.get("/metrics").text
+        assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"},
+                    headers=_h(server))
+        client.get("/v1/audits", headers={"Authorization": f"Bearer {server.tokens['auditor']}x"})
+        client.post("/v1/audits", content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
+                    headers={**_h(server), "Content-Type": "application/json"})
+    time.sleep(0.3)
+    log = server.log.read_text()
+    assert "POST /v1/audits 201" in log  # the access log is there...
+    assert "Zed Quorra" not in log and "acetaminophen" not in log  # ...without the text
+    for token in server.tokens.values():
+        assert token not in log and token.split("_")[2][:12] not in log
