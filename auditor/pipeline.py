@@ -16,7 +16,8 @@ from auditor import AUDITOR_VERSION
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
 from auditor.extract.citations import find_citations
-from auditor.extract.fuzzy import DomainLinker, FuzzyLinker, annotate_claims
+from auditor.extract.fuzzy import DomainLinker, FuzzyLinker
+from auditor.extract.fuzzy_evidence import annotate_claims
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
 from auditor.score import score

@@ -10,22 +10,27 @@ label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy_tex
   windows is tried (every window of up to four words holding it, and the capitalised run it
   belongs to), so the work is linear in the length of the text; all windows of a text go to
   the index in one batch.
-* **Acceptance.** A window is linked to its most similar name when the cosine similarity is
-  at least the calibrated threshold ``tau`` of the domain, beats the best name of any other
-  entity by ``margin``, and keeps every digit of the name ("Basel III" never becomes
-  "Basel II"; "Directive 2015/849" never "Directive 2015/848"). Thresholds are calibrated
-  on generated misspellings, abbreviations and case variants
+* **Neighbours, then acceptance.** The nearest names of each window by TF-IDF cosine are
+  re-scored by edit similarity (1 − optimal-string-alignment distance / length, which tells a
+  typo from a different name far better than n-gram overlap). A window is linked to its best
+  name when that similarity is at least the calibrated threshold ``tau`` of the domain, beats
+  the best name of any *other* entity by ``margin``, and keeps every digit of the name
+  ("Basel III" never becomes "Basel II"; "Directive 2015/849" never ".../848"). Thresholds
+  are calibrated on generated misspellings, abbreviations and case variants
   (:mod:`auditor.extract.fuzzy_eval`) and stored in ``fuzzy_calibration.json``.
+* **Longer names.** A window may grow towards a longer name it resembles, over exact
+  mentions ("the ECB deposyt rate" holds the exact "the ECB"); such a fuzzy mention replaces
+  the exact ones inside it (:func:`merge`), never the reverse.
 * **Types.** A candidate is only of an entity type that a rule whose cue occurs in the
   sentence can use (as subject or object); in a sentence without any cue, only of a type that
   can be a rule's subject. So "interacts with warfrin" can only become a drug.
 * **Record.** The mention carries ``fuzzy_score``; claims built on it carry it as
-  ``fuzzy_link_score`` and get a ``fuzzy_link`` evidence item (:func:`annotate_claims`).
+  ``fuzzy_link_score`` and get a ``fuzzy_link`` evidence item
+  (:func:`auditor.extract.fuzzy_evidence.annotate_claims`).
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,28 +39,30 @@ from pathlib import Path
 import orjson
 
 from auditor.extract.context import CompiledRule, compile_rule
+from auditor.extract.fuzzy_distance import osa_similarity
 from auditor.extract.fuzzy_index import FuzzyIndex
 from auditor.extract.fuzzy_text import (
     Token,
     Window,
+    anchor_regions,
     digits,
-    osa_similarity,
     segments,
     stretched,
     tokenize,
     windows,
 )
+from auditor.extract.fuzzy_types import AllowedTypes, rule_words
 from auditor.extract.linker import Linker
-from auditor.extract.segment import split_sentences
-from auditor.types import Claim, Mention
+from auditor.types import Mention
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 CALIBRATION_PATH = Path(__file__).with_name("fuzzy_calibration.json")
-COSINE_MIN = 0.4  # TF-IDF cosine a window needs before its neighbours are re-scored
-RERANK = 10  # nearest names (by cosine) re-scored by edit similarity
-COSINE_SPREAD = 0.25  # ... those within this much of the nearest one
+COSINE_MIN = 0.3  # TF-IDF cosine a window needs before its neighbours are re-scored
+RERANK = 12  # nearest names (by cosine) re-scored by edit similarity
+COSINE_SPREAD = 0.35  # ... those within this much of the nearest one
 MAX_STRETCH = 6  # extra words a window may grow by towards a longer name
+STRETCH_TO = 3  # ... one of its nearest names (by cosine)
 _INDEX_MEMO: dict[str, FuzzyIndex] = {}
 _MEMO_LOCK = threading.Lock()
 
@@ -133,6 +140,8 @@ class FuzzyLinker:
         of "ECB deposti rate") gives way to it."""
         tau, margin = params or self.params.for_domain(domain)
         scored = self.score(text, exact, domain, floor=tau - margin, rules=rules)
+        if not scored:
+            return list(exact)
         fuzzy = self.select(text, scored, exact, domain=domain, rules=rules, tau=tau, margin=margin)
         return merge(exact, fuzzy)
 
@@ -150,9 +159,10 @@ class FuzzyLinker:
         known = self._known_with(rules)
         covered = sorted((m.start, m.end) for m in exact)
         found: dict[tuple[int, int], tuple[Window, list[Token]]] = {}
-        for seg in segments(text, tokenize(text), covered):
-            for w in windows(text, seg, known):
-                found.setdefault((w.start, w.end), (w, seg))
+        for lo, hi in anchor_regions(text, known):
+            for seg in segments(text, tokenize(text, lo, hi), covered):
+                for w in windows(text, seg, known):
+                    found.setdefault((w.start, w.end), (w, seg))
         if not found:
             return []
         index = self.index()
@@ -160,7 +170,8 @@ class FuzzyLinker:
         longer: dict[tuple[int, int], Window] = {}
         for w, seg in found.values():
             n = w.last - w.first + 1
-            for size in sorted({index.size(k) for k, _ in hits.get(w.text, [])[:RERANK]}):
+            near = [k for k, c in hits.get(w.text, [])[:STRETCH_TO] if c >= COSINE_MIN]
+            for size in sorted({index.size(k) for k in near}):
                 if n < size <= n + MAX_STRETCH:
                     for x in stretched(text, seg, w, size):
                         if (x.start, x.end) not in found:
@@ -173,20 +184,23 @@ class FuzzyLinker:
             if not cand or cand[0][1] < COSINE_MIN:
                 continue
             top = cand[0][1] - COSINE_SPREAD
-            sims = [(osa_similarity(q, index.keys[k]), k) for k, c in cand[:RERANK] if c >= top]
+            sims = [
+                (osa_similarity(q, index.keys[k]), k)
+                for k, c in cand[:RERANK]
+                if c >= top
+                and abs(len(q) - len(index.keys[k]))
+                <= (1 - floor) * max(len(q), len(index.keys[k]))
+            ]
             sims = sorted((x for x in sims if x[0] >= floor), key=lambda x: (-x[0], x[1]))
             if sims:
                 ranked[q] = sims
         return [Scored(w, ranked[w.text]) for w in wins if w.text in ranked]
 
     def _known_with(self, rules: Sequence[CompiledRule]) -> frozenset[str]:
-        """Known words plus the words of the rules' cues ("contraindicated", "overruled")."""
         key = tuple(id(r) for r in rules)
         hit = self._rule_words.get(key)
         if hit is None:
-            pats = [p.pattern for r in rules for p in (*r.cues, *r.negative_cues)]
-            words = set(re.findall(r"[a-z]{4,}", " ".join(pats).lower()))
-            hit = self._rule_words[key] = self.known_words() | words
+            hit = self._rule_words[key] = self.known_words() | rule_words(rules)
         return hit
 
     def _search(self, wins: Sequence[Window], domain: str) -> dict[str, list[tuple[int, float]]]:
@@ -208,7 +222,7 @@ class FuzzyLinker:
         ``margin``, same digits, an allowed type; an exact mention may only lie wholly inside
         one (and denote something else); best similarity first, then longest."""
         index = self.index()
-        allowed = _AllowedTypes(text, rules)
+        allowed = AllowedTypes(text, rules)
         accepted: list[tuple[float, int, int, tuple[tuple[str, str], ...]]] = []
         for s in scored:
             w = s.window
@@ -280,32 +294,6 @@ def _may_cover(w: Window, exact: Sequence[Mention]) -> bool:
     return True
 
 
-class _AllowedTypes:
-    """Entity types the rules can use in the sentence around a position (computed lazily)."""
-
-    def __init__(self, text: str, rules: Sequence[CompiledRule]) -> None:
-        self.text = text
-        self.rules = rules
-        self._sentences: list[tuple[int, int, frozenset[str]]] | None = None
-        self._subjects = frozenset().union(*(r.subject_types for r in rules)) if rules else None
-
-    def at(self, pos: int) -> frozenset[str]:
-        if self._sentences is None:
-            self._sentences = [
-                (s.start, s.end, self._types(s.text)) for s in split_sentences(self.text)
-            ]
-        for start, end, types in self._sentences:
-            if start <= pos < end:
-                return types
-        return frozenset()
-
-    def _types(self, sentence: str) -> frozenset[str]:
-        cued = [r for r in self.rules if r.has_cue(sentence)]
-        if cued:
-            return frozenset().union(*(r.subject_types | r.object_types for r in cued))
-        return self._subjects or frozenset()
-
-
 def _shared_index(kb: KnowledgeBase, cache_dir: Path | None) -> FuzzyIndex:
     """One index per graph snapshot per process, loaded from or saved to ``cache_dir``."""
     with _MEMO_LOCK:
@@ -325,38 +313,4 @@ def _default_cache_dir() -> Path | None:
         return None
 
 
-def annotate_claims(
-    claims: Sequence[Claim], mentions: Sequence[Mention], kb: KnowledgeBase
-) -> None:
-    """Record fuzzy links on the claims built on them: ``fuzzy_score`` and an evidence item."""
-    fuzzy = [m for m in mentions if m.fuzzy_score is not None]
-    if not fuzzy:
-        return
-    for c in claims:
-        used = [
-            m
-            for m in fuzzy
-            if {c.subject, c.object} & set(m.candidates)
-            and (c.start <= m.start < c.end or c.fuzzy_score == m.fuzzy_score)
-        ]
-        if not used:
-            continue
-        c.fuzzy_score = min(m.fuzzy_score or 1.0 for m in used)
-        for m in reversed(used):
-            eid = c.subject if c.subject in m.candidates else c.object
-            ent = kb.entity(eid or "")
-            label = ent.label if ent else eid
-            c.evidence.insert(
-                0,
-                {
-                    "role": "fuzzy_link",
-                    "mention": m.text,
-                    "entity": eid,
-                    "score": m.fuzzy_score,
-                    "statement": f"“{m.text}” read as {label} "
-                    f"(fuzzy match, similarity {m.fuzzy_score:.2f})",
-                },
-            )
-
-
-__all__ = ["DomainLinker", "FuzzyLinker", "FuzzyParams", "annotate_claims", "merge"]
+__all__ = ["DomainLinker", "FuzzyLinker", "FuzzyParams", "merge"]

@@ -11,9 +11,9 @@ n-grams cannot look similar to a name.
 
 Rows are (name, domain) pairs grouped by domain, so one domain's names are a contiguous
 block. Nearest neighbours are found exactly by cosine similarity over a short list: the
-``SHORTLIST`` names sharing the most weight of *rarer* n-grams (document frequency ≤
+``SHORTLIST`` names sharing the most weight of *rarer trigrams* (document frequency ≤
 ``RARE_DF``) with the query, found with one sparse matrix product per batch of queries —
-the commonest n-grams ("in", "ne") would otherwise touch most of the index per query.
+bigrams and common trigrams ("in", "ine") would otherwise touch most of the index per query.
 
 The fitted index is cached next to the graph cache as ``fuzzy-<kg_version>-v<N>.npz``
 (numeric arrays only, loaded with ``allow_pickle=False``) plus JSON tables; no pickles. The
@@ -35,12 +35,12 @@ from auditor.extract.fuzzy_text import canonical, char_wb_ngrams, words_of
 from auditor.extract.linker import LINKED_TYPES, _case_sensitive, _entities_with_curated_facts
 from knowledge_graphs.store import KnowledgeBase
 
-INDEX_FORMAT = 6
+INDEX_FORMAT = 8
 NGRAMS = (2, 3)  # character n-gram lengths
 COMMON_WORDS = 40_000  # most frequent English words (wordfreq): never a reason to look
 MIN_KEY = 5  # characters of a name before it is worth fuzzy matching
-RARE_DF = 5000  # n-grams in more names than this only re-score, never retrieve
-SHORTLIST = 40  # candidates whose exact cosine is computed, per query
+RARE_DF = 2000  # trigrams in more names than this only re-score, never retrieve
+SHORTLIST = 60  # candidates whose exact cosine is computed, per query
 
 Entry = tuple[str, str]  # entity id, type
 # entity ids, type names, type of each entity, and the rows' entities in CSR layout
@@ -124,7 +124,9 @@ class FuzzyIndex:
         features = [""] * len(vec.vocabulary_)
         for g, i in vec.vocabulary_.items():
             features[i] = g
-        rare = (np.bincount(matrix.indices, minlength=len(features)) <= RARE_DF).astype(np.float32)
+        df = np.bincount(matrix.indices, minlength=len(features))
+        trigram = np.array([len(g) == 3 for g in features])
+        rare = ((df <= RARE_DF) & trigram).astype(np.float32)
         rare_t = {}
         for d, (lo, hi) in blocks.items():
             t = matrix[lo:hi].multiply(rare[None, :]).tocsr().T.tocsr()
@@ -180,6 +182,8 @@ class FuzzyIndex:
         return frozenset(words_of(self.keys) | _common_words())
 
     def save(self, arrays: Path, table: Path) -> None:
+        for x in (self.matrix, *self.rare_t.values()):
+            x.sum_duplicates()  # canonical: sorted indices, no duplicates
         m = self.matrix
         out = {"data": m.data, "indices": m.indices, "indptr": m.indptr, "idf": self.idf}
         out |= {"shape": np.array(m.shape), "ent_type": self.ent_type}
@@ -204,9 +208,11 @@ class FuzzyIndex:
 
             def csr(p: str) -> sparse.csr_matrix:
                 shape = tuple(int(x) for x in z[f"{p}shape"])
-                return sparse.csr_matrix(
+                m = sparse.csr_matrix(
                     (z[f"{p}data"], z[f"{p}indices"], z[f"{p}indptr"]), shape=shape
                 )
+                m.has_canonical_format = True  # saved canonical (see save): skip the O(nnz) check
+                return m
 
             matrix = csr("")
             rare_t = {d: csr(f"{d}.") for d in blocks}

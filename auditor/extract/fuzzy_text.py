@@ -15,6 +15,7 @@ dropped.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -71,6 +72,9 @@ _W = r"[^\W_]"  # a letter or digit, any script
 _TOKEN = re.compile(rf"{_W}(?:{_W}|['\-]|\.(?={_W}))*\.?")
 _CANON_TOKEN = re.compile(rf"(?:{_W}\.){{2,}}|{_W}+(?:'{_W}+)*\.?")
 _BREAK = re.compile(r"[;:\"!?,\n]")
+_HARD_BREAK = re.compile(r"[;:\"“”!?,\n]")
+_WORDISH = re.compile(r"(?<![^\W_])[^\W\d_]+(?:['\-.][^\W\d_]+)*\.?")
+REGION = 300  # characters around an anchor a window (or a stretched one) can reach
 
 
 def _bare(token: str) -> str:
@@ -92,8 +96,10 @@ def canonical(text: str) -> str:
 
 
 def digits(text: str) -> str:
-    """The digits of a string, in order: a fuzzy match never changes a number."""
-    return "".join(c for c in text if c.isdigit())
+    """The numbers of a canonical string — its digits and Roman numerals, in order: a fuzzy
+    match never changes a number ("Basel IIII" is not "Basel III")."""
+    romans = [w for w in text.split() if len(w) >= 2 and set(w) <= {"i", "v", "x"}]
+    return "".join(c for c in text if c.isdigit()) + "|" + " ".join(romans)
 
 
 def char_wb_ngrams(text: str, lo: int = 2, hi: int = 3) -> list[str]:
@@ -136,9 +142,10 @@ class Window:
     last: int = 0
 
 
-def tokenize(text: str) -> list[Token]:
-    """Word tokens of ``text`` (a sentence-final full stop is not part of the word)."""
-    norm = normalize(text)
+def tokenize(text: str, lo: int = 0, hi: int | None = None) -> list[Token]:
+    """Word tokens of ``text[lo:hi]`` with offsets into ``text`` (a sentence-final full stop
+    is not part of the word)."""
+    norm = normalize(text[lo:hi])
     out: list[Token] = []
     for m in _TOKEN.finditer(norm):
         raw = m.group(0)
@@ -149,10 +156,51 @@ def tokenize(text: str) -> list[Token]:
         if raw.endswith(".") and not short and "." not in raw[:-1]:
             end -= 1  # the full stop ends the sentence
         abbreviation = dotted and short and bare not in _CASE_SEP
-        word = text[m.start() : end]
+        word = text[lo + m.start() : lo + end]
         capital, acronym = word[0].isupper(), len(word) > 1 and word.isupper()
-        out.append(Token(m.start(), end, bare, capital, acronym, abbreviation))
+        out.append(Token(lo + m.start(), lo + end, bare, capital, acronym, abbreviation))
     return out
+
+
+def anchor_regions(text: str, known: frozenset[str] | set[str]) -> list[tuple[int, int]]:
+    """Stretches of ``text`` worth tokenising: around every word that may be an anchor, out
+    to the nearest hard break (``;:",!?`` or a line break) or ``REGION`` characters, merged.
+    A cheap pass over the words, so texts with nothing unknown cost almost nothing."""
+    low = normalize(text)  # same length as text
+    words = set(_WORDISH.findall(low)) - known - STOPWORDS
+    anchors = {w for w in words if _may_anchor(w, known)}
+    if not anchors:
+        return []
+    pattern = "|".join(map(re.escape, sorted(anchors, key=len, reverse=True)))
+    found = re.finditer(rf"(?<![^\W_])(?:{pattern})(?![^\W_'\-])", low)
+    spans = [(m.start(), m.end()) for m in found]
+    if not spans:
+        return []
+    breaks = [b.start() for b in _HARD_BREAK.finditer(text)]
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        i = bisect.bisect_left(breaks, s)
+        lo = max(breaks[i - 1] + 1 if i else 0, s - REGION)
+        hi = min(breaks[i] if i < len(breaks) else len(text), e + REGION)
+        lo = text.rfind(" ", 0, lo + 1) + 1 if lo > 0 and not text[lo - 1].isspace() else lo
+        sp = text.find(" ", hi)
+        hi = len(text) if sp < 0 else sp
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _may_anchor(w: str, known: frozenset[str] | set[str]) -> bool:
+    """Whether a word (lower case) may be an anchor — the token-level test is :func:`is_anchor`."""
+    bare = _bare(w)
+    if bare in ABBREVIATIONS:
+        return (w.endswith(".") or "'" in w) and bare not in _QUIET_ABBREVIATIONS
+    return any(
+        len(p) >= MIN_ANCHOR and p.isalpha() and p not in known and p not in STOPWORDS
+        for p in bare.split("-")
+    )
 
 
 def is_anchor(tok: Token, known: frozenset[str] | set[str]) -> bool:
@@ -185,50 +233,6 @@ def segments(
         out[-1].append(replace(tok, covered=True) if inside else tok)
         prev_end = tok.end
     return [seg for seg in out if seg]
-
-
-def osa_distance(a: str, b: str) -> int:
-    """Optimal-string-alignment (restricted Damerau–Levenshtein) distance, bit-parallel
-    (Hyyrö 2003): one pass over ``b`` with integer bit operations.
-
-    >>> osa_distance("phenytoun", "phenytoin"), osa_distance("nfeazodone", "nefazodone")
-    (1, 1)
-    """
-    m = len(a)
-    if m == 0:
-        return len(b)
-    peq: dict[str, int] = {}
-    for i, c in enumerate(a):
-        peq[c] = peq.get(c, 0) | (1 << i)
-    full = (1 << m) - 1
-    last = 1 << (m - 1)
-    vp, vn, d0, prev_eq, dist = full, 0, 0, 0, m
-    for c in b:
-        eq = peq.get(c, 0)
-        tr = ((((~d0) & eq) << 1) & prev_eq) & full
-        d0 = ((((eq & vp) + vp) ^ vp) | eq | vn | tr) & full
-        hp = (vn | ~(d0 | vp)) & full
-        hn = d0 & vp
-        if hp & last:
-            dist += 1
-        elif hn & last:
-            dist -= 1
-        hp = ((hp << 1) | 1) & full
-        hn = (hn << 1) & full
-        vp = (hn | ~(d0 | hp)) & full
-        vn = hp & d0
-        prev_eq = eq
-    return dist
-
-
-def osa_similarity(a: str, b: str) -> float:
-    """1 − OSA distance / length of the longer string.
-
-    >>> round(osa_similarity("phenytoun", "phenytoin"), 3), osa_similarity("nfeazodone", "nefazodone")
-    (0.889, 0.9)
-    """
-    longest = max(len(a), len(b))
-    return 1.0 - osa_distance(a, b) / longest if longest else 1.0
 
 
 def window_at(text: str, seg: Sequence[Token], i: int, j: int) -> Window | None:

@@ -68,6 +68,9 @@ _NON_WORD = re.compile(r"[^a-z0-9 ]+")
 _SPACE_DOT = re.compile(r"[\s.]+")
 
 
+_CITE_LITERAL = re.compile(r"^\s*(\d+)\s+(.+?)\s+(\d+)\s*$")
+
+
 def _tokens(name: str) -> list[str]:
     return [t for t in _NON_WORD.sub(" ", name.lower().replace("’", "'")).split() if t]
 
@@ -172,7 +175,7 @@ def check_case(
         ent = kb.entity(cid)
         claim.subject, claim.subject_label = cid, ent.label if ent else cid
         facts = kb.facts_about(cid, "citation") + kb.facts_about(cid, "decided")
-        if ref.case_name and not _same_case(ref.case_name, cid, kb):
+        if ref.case_name and named_hint != cid and not _same_case(ref.case_name, cid, kb):
             contradict(
                 claim,
                 facts,
@@ -198,7 +201,25 @@ def check_case(
     if named is not None:
         claim.subject, claim.subject_label = named, label_of(kb, named)
         facts = kb.facts_about(named, "citation")
-        real = next((f.literal for f in facts if f.qualifiers.get("parallel") != "true"), "?")
+        # Only a reporter the graph records for this case can contradict: a case known without
+        # any citation fact, or cited in a reporter the graph does not hold for it (S. Ct. when
+        # only U.S. is recorded), stays unverifiable -- not-in-graph is never contradicted.
+        same_reporter = [
+            f for f in facts
+            if (m := _CITE_LITERAL.match(str(f.literal or "")))
+            and _reporter_key(m.group(2)) == _reporter_key(ref.reporter or "")
+        ]
+        if not same_reporter:
+            recorded = ", ".join(str(f.literal) for f in facts) or "no reporter citation"
+            unverifiable(
+                claim,
+                f"the graph records {label_of(kb, named)} at {recorded}; "
+                f"{claim.object} cannot be checked against it",
+            )
+            return claim, _check(ref, "not_found", claim.reason or "")
+        facts = same_reporter
+        real = next((f.literal for f in facts if f.qualifiers.get("parallel") != "true"),
+                    facts[0].literal)
         contradict(
             claim,
             facts,
