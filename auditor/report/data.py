@@ -1,0 +1,202 @@
+"""Build the compliance report (a JSON-able dict) from the audit trail.
+
+The dict is the JSON format as is; HTML, PDF and CSV render the same dict, so every figure
+appears identically in every format. Sections: ``parameters``, ``generated_at``,
+``summary``, ``fer_over_time``, ``hallucination_types``, ``top_failing_rules``,
+``citation_outcomes``, ``worst_audits``, ``methodology``, ``versions``, ``integrity``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import UTC, date, datetime
+from typing import Any
+
+from auditor.errors import UsageError
+from auditor.report.aggregate import Aggregate
+from auditor.report.methodology import methodology
+
+REPORT_VERSION = 1
+
+
+class NoAudits(UsageError):
+    """The period (tenant, domain) has no audits: there is nothing to report."""
+
+
+DOMAIN_CHOICES = ("finance", "medical", "legal", "auto")
+TOP_SOURCES = 8
+
+
+def parse_day(value: str | date, what: str) -> date:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise UsageError(f"{what} {value!r} is not a date YYYY-MM-DD") from None
+
+
+def graph_sources(kb: Any) -> dict[str, Any]:
+    """Per domain of the loaded graphs: version, size and the most used source documents."""
+    per: dict[str, Counter[tuple[str, str | None]]] = defaultdict(Counter)
+    for f in kb.facts:
+        per[f.domain][(f.source.document, f.source.url)] += 1
+    stats = kb.stats()
+    domains = []
+    for d in kb.domains:
+        s = stats.get(d, {})
+        domains.append(
+            {
+                "domain": d,
+                "version": kb.versions.get(d),
+                "facts": s.get("facts"),
+                "entities": s.get("entities"),
+                "sources": s.get("sources"),
+                "top_sources": [
+                    {"document": doc, "url": url, "facts": n}
+                    for (doc, url), n in sorted(per[d].items(), key=lambda kv: (-kv[1], kv[0][0]))[
+                        :TOP_SOURCES
+                    ]
+                ],
+            }
+        )
+    return {"kg_version": kb.kg_version, "domains": domains}
+
+
+def rule_packs(ruleset: Any) -> dict[str, Any]:
+    return {
+        "rules_version": ruleset.version,
+        "packs": [
+            {
+                "pack": p.pack,
+                "domain": p.domain,
+                "version": p.version,
+                "rules": [
+                    {
+                        "id": r.id,
+                        "title": r.title,
+                        "citation": r.citation.text,
+                        "url": r.citation.url,
+                    }
+                    for r in p.rules
+                ],
+            }
+            for p in ruleset.packs
+        ],
+    }
+
+
+def integrity(trail: Any, key: bytes | None) -> dict[str, Any]:
+    """The chain check and the latest signed checkpoint, with a one-paragraph statement."""
+    report = trail.verify(key=key)
+    cps = trail.checkpoints()
+    latest = None
+    if cps:
+        cp = cps[-1]
+        valid = trail.verify_checkpoint(cp, key) if key is not None else None
+        latest = {
+            k: cp.get(k) for k in ("seq", "created_at", "head_hash", "key_id", "alg", "signature")
+        }
+        latest["signature_valid"] = valid
+    if report.ok:
+        text = (
+            f"The audit trail's hash chain was recomputed when this report was generated: "
+            f"{report.checked:,} records, every record and link intact; head hash "
+            f"{report.head_hash}."
+        )
+    else:
+        broken = report.first_broken or {}
+        text = (
+            f"THE AUDIT TRAIL FAILED VERIFICATION: first problem at seq "
+            f"{broken.get('seq')}: {broken.get('reason')}."
+        )
+    if latest is None:
+        text += " No signed checkpoint has been recorded."
+    else:
+        state = {True: "valid", False: "INVALID", None: "not checked (no key configured)"}
+        text += (
+            f" Latest signed checkpoint: seq {latest['seq']} at {latest['created_at']} "
+            f"(key {latest['key_id']}), head {latest['head_hash']}; signature "
+            f"{state[latest['signature_valid']]}."
+        )
+    return {
+        "chain_verified": report.ok,
+        "records_checked": report.checked,
+        "head_hash": report.head_hash,
+        "first_broken": report.first_broken,
+        "latest_checkpoint": latest,
+        "statement": text,
+    }
+
+
+def build_report(
+    trail: Any,
+    *,
+    start: str | date,
+    end: str | date,
+    domain: str | None = None,
+    tenant: str = "default",
+    worst: int = 10,
+    kb: Any = None,
+    rules: Any = None,
+    key: bytes | None = None,
+    now: datetime | None = None,
+) -> dict[str, Any]:
+    """The report over audits recorded from ``start`` through ``end`` (inclusive, UTC).
+
+    ``kb``/``rules`` (the loaded graphs and rule packs) add rule titles, graph sources and
+    rule-pack citations; ``key`` (the checkpoint key) lets the integrity statement check
+    the latest checkpoint's signature. Raises :class:`NoAudits` when no audit matches.
+    """
+    first, last = parse_day(start, "--from"), parse_day(end, "--to")
+    if last < first:
+        raise UsageError(f"--to {last} is before --from {first}")
+    if domain is not None and domain not in DOMAIN_CHOICES:
+        raise UsageError(f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}")
+    if not 0 <= worst <= 100:
+        raise UsageError("--worst must be between 0 and 100")
+    agg = Aggregate(worst_n=worst)
+    for audit in trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain):
+        agg.add(audit)
+    if agg.audits == 0:
+        scope = f"tenant {tenant!r}" + (f", domain {domain}" if domain else "")
+        raise NoAudits(
+            f"no audits were recorded from {first} to {last} ({scope}); nothing to report"
+        )
+    generated = (now or datetime.now(UTC)).astimezone(UTC)
+    return {
+        "report_version": REPORT_VERSION,
+        "title": "kgaudit compliance report",
+        "parameters": {
+            "from": first.isoformat(),
+            "to": last.isoformat(),
+            "domain": domain,
+            "tenant": tenant,
+        },
+        "generated_at": generated.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "summary": agg.summary(),
+        "fer_over_time": agg.fer_over_time(),
+        "hallucination_types": agg.hallucination_types(),
+        "top_failing_rules": agg.top_rules(rules),
+        "citation_outcomes": agg.citation_outcomes(),
+        "worst_audits": agg.worst(),
+        "methodology": methodology(),
+        "versions": {
+            "seen": agg.versions_seen(),
+            "graphs": graph_sources(kb) if kb is not None else None,
+            "rule_packs": rule_packs(rules) if rules is not None else None,
+        },
+        "integrity": integrity(trail, key),
+    }
+
+
+__all__ = [
+    "DOMAIN_CHOICES",
+    "REPORT_VERSION",
+    "NoAudits",
+    "build_report",
+    "graph_sources",
+    "integrity",
+    "parse_day",
+    "rule_packs",
+]

@@ -1,0 +1,72 @@
+"""The report's methodology section: the definitions of README "Methodology", word for word,
+plus what the report itself adds (how audits are selected, what the charts count)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFINITIONS: list[tuple[str, str]] = [
+    (
+        "Verdicts",
+        "supported: a graph fact valid at the claim's date matches (with the fact as evidence). "
+        "contradicted: a conflicting fact or an impossibility (a checksum that fails, a reporter "
+        "that did not exist in the cited year, a rule violated) — with what the graph says "
+        "instead. unverifiable: the entity or relation is not in the graph, or no fact is valid "
+        "at that date. Not-in-graph is never contradicted. Verdicts are deterministic: no LLM is "
+        "used.",
+    ),
+    (
+        "FER",
+        "FER = contradicted / (supported + contradicted); null when nothing was verifiable. "
+        "Coverage = (supported + contradicted) / claims.",
+    ),
+    (
+        "Citation confidence",
+        "The mean of per-citation scores — verified 1.0, identifier with a valid checksum 0.7, "
+        "well-formed but not found 0.25, wrong year 0.1, wrong case / impossible / failed "
+        "checksum 0 — halved for every contradicted citation and multiplied by 0.75 for every "
+        "citation that could not be found; null when nothing is cited.",
+    ),
+    (
+        "Trust score",
+        "Trust score = (1 − FER) × citation confidence; if one is null the other is used alone.",
+    ),
+]
+
+REPORT_NOTES: list[tuple[str, str]] = [
+    (
+        "Selection",
+        "The report covers the audits recorded in the audit trail from the start date through "
+        "the end date inclusive (UTC, by the time each audit was recorded), for the tenant and "
+        "domain named in the parameters. Claims are judged as of each audit's own as-of date.",
+    ),
+    (
+        "Pooled and mean FER",
+        "Pooled FER divides all contradicted claims of the period by all verifiable claims; the "
+        "mean and quantiles are over audits that had at least one verifiable claim. FER over "
+        "time is the pooled FER of each day and domain.",
+    ),
+    (
+        "Worst audits",
+        "Audits with at least one contradicted claim, ranked by FER, then by the number of "
+        "contradicted claims, then by the lowest trust score; each is shown with its "
+        "contradicted claims, the reason, and the graph facts and rule citations used as "
+        "evidence, with their sources.",
+    ),
+    (
+        "Reproducibility",
+        "Every audit stores the content hash of the graphs (kg_version), of the rule packs "
+        "(rules_version) and the auditor version; re-running a stored audit against the same "
+        "versions gives the same verdicts ('kgaudit trail reaudit').",
+    ),
+]
+
+
+def methodology() -> dict[str, Any]:
+    return {
+        "definitions": [{"term": t, "text": x} for t, x in DEFINITIONS],
+        "report": [{"term": t, "text": x} for t, x in REPORT_NOTES],
+    }
+
+
+__all__ = ["DEFINITIONS", "REPORT_NOTES", "methodology"]

@@ -1,0 +1,85 @@
+"""The report as one CSV in long form: ``section,metric,domain,key,value``, one figure a row.
+
+Every number of the JSON report appears (scores as fractions, unrounded), so a spreadsheet
+can pivot it; ``domain`` is empty for figures over all domains, ``key`` holds the bin,
+day, type, rule, outcome or audit id the figure belongs to.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from typing import Any
+
+HEADER = ("section", "metric", "domain", "key", "value")
+Row = tuple[str, str, str, str, Any]
+
+
+def _v(x: Any) -> Any:
+    return "" if x is None else x
+
+
+def rows(r: dict[str, Any]) -> list[Row]:
+    return list(_rows(r))
+
+
+def _rows(r: dict[str, Any]) -> Iterator[Row]:
+    p, s = r["parameters"], r["summary"]
+    for k in ("from", "to", "domain", "tenant"):
+        yield ("report", k, "", "", _v(p[k]))
+    yield ("report", "generated_at", "", "", r["generated_at"])
+    for k in ("audits", "claims", "audits_with_contradictions"):
+        yield ("summary", k, "", "", s[k])
+    for k, v in s["counts"].items():
+        yield ("summary", "claims", "", k, v)
+    for k in ("pooled", "mean", "p50", "p90", "p95", "max", "audits_without_verifiable_claims"):
+        yield ("fer", k, "", "", _v(s["fer"][k]))
+    for h in s["fer"]["histogram"]:
+        yield ("fer", "histogram", "", h["bin"], h["audits"])
+    for k in ("mean", "p10", "p50", "audits_scored"):
+        yield ("trust_score", k, "", "", _v(s["trust_score"][k]))
+    for h in s["trust_score"]["histogram"]:
+        yield ("trust_score", "histogram", "", f"{h['lo']}-{h['hi']}", h["audits"])
+    for k in ("pooled", "mean"):
+        yield ("coverage", k, "", "", _v(s["coverage"][k]))
+    for k in ("mean", "audits_with_citations"):
+        yield ("citation_confidence", k, "", "", _v(s["citation_confidence"][k]))
+    for d in s["by_domain"]:
+        for k in ("audits", "fer", "trust_score_mean", "coverage"):
+            yield ("by_domain", k, d["domain"], "", _v(d[k]))
+    for pt in r["fer_over_time"]:
+        yield ("fer_over_time", "fer", pt["domain"], pt["date"], _v(pt["fer"]))
+        yield ("fer_over_time", "audits", pt["domain"], pt["date"], pt["audits"])
+    for t in r["hallucination_types"]:
+        yield ("hallucination_types", "claims", "", t["type"], t["claims"])
+    for x in r["top_failing_rules"]:
+        for k in ("contradicted", "claims", "audits"):
+            yield ("top_failing_rules", k, "", x["rule_id"], x[k])
+    for o in r["citation_outcomes"]:
+        yield ("citation_outcomes", "citations", "", o["outcome"], o["citations"])
+    for w in r["worst_audits"]:
+        for k in ("fer", "joint_score", "external_id", "created_at"):
+            yield ("worst_audits", k, w["domain"], w["id"], _v(w[k]))
+        yield ("worst_audits", "contradicted", w["domain"], w["id"], w["counts"]["contradicted"])
+    for v in r["versions"]["seen"]:
+        key = f"{v['kg_version']} {v['rules_version']} {v['auditor_version']}"
+        yield ("versions", "audits", "", key, v["audits"])
+    i = r["integrity"]
+    yield ("integrity", "chain_verified", "", "", i["chain_verified"])
+    yield ("integrity", "records_checked", "", "", i["records_checked"])
+    yield ("integrity", "head_hash", "", "", _v(i["head_hash"]))
+    cp = i["latest_checkpoint"] or {}
+    for k in ("seq", "created_at", "head_hash", "signature_valid"):
+        yield ("integrity", f"checkpoint_{k}", "", "", _v(cp.get(k)))
+
+
+def render_csv(report: dict[str, Any]) -> bytes:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    w.writerows(rows(report))
+    return buf.getvalue().encode("utf-8")
+
+
+__all__ = ["HEADER", "render_csv", "rows"]
