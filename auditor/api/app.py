@@ -49,6 +49,10 @@ TAGS = [
     {"name": "knowledge graph", "description": "What the auditor knows."},
     {"name": "admin", "description": "Tenants and API keys (admin role)."},
     {"name": "operations", "description": "Health, readiness and metrics."},
+    {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, "
+     "PDF)."},
+    {"name": "chat", "description": "OpenAI-compatible chat with the embedded engine, "
+     "KG-constrained and audited."},
 ]
 
 
@@ -108,6 +112,11 @@ def create_app(
     install_error_handlers(app)
     for router in (audits.router, trail_routes.router, kg.router, admin.router, health.router):
         app.include_router(router)
+    from auditor.chat import router as chat_router  # OpenAI-compatible, KG-constrained chat
+    from auditor.report.api import router as report_router  # GET /v1/reports
+
+    app.include_router(report_router)
+    app.include_router(chat_router)
     app.add_middleware(ServiceMiddleware, max_body_bytes=settings.max_body_bytes,
                        timeout_s=settings.request_timeout_s, metrics=services.metrics)
     return app

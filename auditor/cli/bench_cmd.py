@@ -13,6 +13,7 @@ _BENCHES = {
     "batch": "auditor.batch.bench:bench_batch_command",
     "engine": "engine.cli:bench_engine_command",
     "kernels": "kernels.bench:bench_kernels_command",
+    "constraint": "auditor.generation.bench:bench_constraint_command",
 }
 
 

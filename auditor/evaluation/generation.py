@@ -1,0 +1,175 @@
+"""``kgaudit eval generation``: the measured effect of KG-constrained decoding.
+
+Generates held-out questions from the graphs (``auditor.generation.questions``), answers them
+with the default model under each configuration (unconstrained / KG-constrained at radius 1
+and 2, top-1 vs top-2 experts, fp / int8 / int4 KV cache), audits every answer, and writes to
+``--out``: ``results.json`` (figures per configuration, Pareto front, overhead), ``table.md``,
+``pareto.png``, ``answers.jsonl``. ``--overhead`` (on by default) adds the per-step cost of the
+constraint against XGrammar at batch 1 and 8. torch is imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from auditor.errors import UsageError
+
+
+def _configs(names: str) -> list[Any]:
+    from auditor.generation.evaluate import CONFIGS
+
+    wanted = [n.strip() for n in names.split(",") if n.strip()]
+    unknown = [n for n in wanted if n not in CONFIGS]
+    if unknown or not wanted:
+        raise UsageError(
+            f"unknown configuration {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(CONFIGS)}"
+        )
+    return [CONFIGS[n] for n in wanted]
+
+
+@click.command("generation")
+@click.option("--per-domain", default=80, show_default=True, help="Questions per domain.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the question sample.")
+@click.option(
+    "--configs",
+    "config_names",
+    default="base,kg-r1,kg-r2,kg-r1-intent,top1,kg-r1-top1,int8,kg-r1-int8,int4,kg-r1-int4",
+    show_default=True,
+    help="Comma-separated configurations.",
+)
+@click.option("--model", "model_name", default="default", show_default=True)
+@click.option("--batch-size", default=8, show_default=True, type=click.IntRange(1, 64))
+@click.option("--max-new-tokens", default=40, show_default=True, type=click.IntRange(1, 200))
+@click.option("--as-of", default="2025-06-30", show_default=True, help="Date of the audits.")
+@click.option("--threads", default=1, show_default=True, type=click.IntRange(1, 64))
+@click.option("--common-words", default=0, show_default=True, help="Extra free words (wordfreq).")
+@click.option("--overhead/--no-overhead", default=True, show_default=True)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("generation-eval"),
+    show_default=True,
+)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def generation_cli(
+    per_domain: int,
+    seed: int,
+    config_names: str,
+    model_name: str,
+    batch_size: int,
+    max_new_tokens: int,
+    as_of: str,
+    threads: int,
+    common_words: int,
+    overhead: bool,
+    out_dir: Path,
+    fmt: str,
+) -> None:
+    """Answer held-out questions unconstrained and KG-constrained, audit, report."""
+    if per_domain < 1:
+        raise UsageError("--per-domain must be at least 1")
+    configs = _configs(config_names)
+    import torch
+
+    from auditor import get_auditor
+    from auditor.generation import evaluate as ev
+    from auditor.generation import report
+    from auditor.generation.questions import held_out_questions
+    from auditor.pipeline import parse_as_of
+    from engine import load_model
+
+    torch.set_num_threads(threads)
+    log = (lambda m: click.echo(m, err=True)) if fmt == "text" else (lambda _: None)
+    t0 = time.perf_counter()
+    auditor = get_auditor()
+    model = load_model(model_name, device="cpu")
+    if model.tokenizer is None:
+        raise UsageError(f"the model {model_name} has no tokenizer.json")
+    questions = held_out_questions(
+        auditor.kb, per_domain=per_domain, seed=seed, as_of=parse_as_of(as_of)
+    )
+    evaluator = ev.Evaluator(
+        model, auditor, max_new_tokens=max_new_tokens, as_of=as_of, common_words=common_words
+    )
+    warm = questions[0]  # build the lexicon, load the linker, warm the auditor before timing
+    evaluator.builder(1).build(warm.question, warm.domain)
+    auditor.audit("Warm-up: 1 mg of aspirin.", domain="medical", as_of=as_of)
+    log(f"{len(questions)} questions, {len(configs)} configurations")
+    answers, timings = evaluator.run(questions, configs, batch_size=batch_size, log=log)
+    rows = report.summarise(answers, timings)
+    front = report.pareto(rows)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    plot = report.plot(rows, front, out_dir / "pareto.png")
+    result: dict[str, Any] = {
+        "questions": len(questions),
+        "per_domain": per_domain,
+        "seed": seed,
+        "model": model_name,
+        "batch_size": batch_size,
+        "max_new_tokens": max_new_tokens,
+        "threads": threads,
+        "configs": rows,
+        "pareto": front,
+        "targets": targets(rows),
+    }
+    if overhead:
+        from auditor.generation.overhead import measure_overhead, overhead_table
+
+        result["overhead"] = measure_overhead(model, evaluator.builder(1), questions, log=log)
+        (out_dir / "overhead.md").write_text(overhead_table(result["overhead"]) + "\n")
+    result["seconds"] = round(time.perf_counter() - t0, 1)
+    (out_dir / "results.json").write_text(json.dumps(result, indent=2) + "\n")
+    md = report.table(rows, front)
+    (out_dir / "table.md").write_text(md + "\n")
+    with (out_dir / "answers.jsonl").open("w") as fh:
+        for a in answers:
+            fh.write(json.dumps(a.to_dict()) + "\n")
+    if fmt == "json":
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(md)
+    click.echo(f"\nplot: {plot}")
+    if overhead:
+        click.echo("\n" + overhead_table(result["overhead"]))
+    for line in result["targets"]["lines"]:
+        click.echo(line)
+    click.echo(f"\n{result['seconds']} s · results in {out_dir}")
+
+
+def targets(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The issue's targets: every constrained entity span graph-valid; FER -50% at <= 10%
+    throughput cost (kg-r1 against base)."""
+    by = {r["name"]: r for r in rows}
+    kg = [r for r in rows if r["name"].startswith("kg")]
+    spans = sum(r["entity_spans"] for r in kg)
+    valid = sum(round((r["entity_valid"] or 0) * r["entity_spans"]) for r in kg)
+    out: dict[str, Any] = {"constrained_entity_spans": spans, "graph_valid": valid, "lines": []}
+    out["lines"].append(
+        f"target 1 — constrained entity spans graph-valid: {valid}/{spans}"
+        + (f" ({100 * valid / spans:.1f}%)" if spans else "")
+        + (" MET" if spans and valid == spans else " NOT MET" if spans else " (no spans)")
+    )
+    base, kg1 = by.get("base"), by.get("kg-r1")
+    if base and kg1 and base["fer"] and kg1["fer"] is not None and base["tok_s"]:
+        cut = 1 - kg1["fer"] / base["fer"]
+        cost = 1 - kg1["tok_s"] / base["tok_s"]
+        met = cut >= 0.5 and cost <= 0.10
+        out.update(fer_reduction=cut, throughput_cost=cost, met=met)
+        out["lines"].append(
+            f"target 2 — FER {100 * base['fer']:.1f}% -> {100 * kg1['fer']:.1f}% "
+            f"({100 * cut:+.0f}% reduction), throughput cost {100 * cost:.1f}%: "
+            + ("MET" if met else "NOT MET")
+        )
+    return out
+
+
+def main(args: list[str]) -> None:
+    """Entry point used by ``kgaudit eval generation`` (``auditor/cli/eval_cmd.py``)."""
+    generation_cli.main(args=args, prog_name="kgaudit eval generation", standalone_mode=False)
