@@ -14,6 +14,13 @@ For each batch size both backends generate ``new_tokens`` greedy tokens after a 
 On CUDA it also reports the share of the memory-bandwidth roofline reached in decode: bytes
 read per step (all non-expert weights, the experts the batch selects — expected distinct
 experts E·(1 − (1 − K/E)^B) per layer — and the KV cache) ÷ step time ÷ peak bandwidth.
+
+On CPU it adds rows for the engine with fp16 weights (``engine.model.quantize_weights_``:
+fbgemm GEMMs with fp16 weights, fp32 activations and accumulation), timed in the same
+alternation against the same transformers runs, with their logit drift from the fp32 engine:
+both engines decode the fp32 engine's greedy continuation of the prompt (teacher forcing,
+prefill + one decode step per token), and the table gives the largest and mean absolute
+difference of their logits and how often their top-1 tokens agree.
 """
 
 from __future__ import annotations
@@ -110,6 +117,55 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
+def weight_kinds(device: torch.device) -> tuple[str, ...]:
+    """The engine weight formats benchmarked on ``device``: fp, plus fp16 on an fbgemm CPU."""
+    from engine.model import fp16_weights_supported
+
+    return ("fp", "fp16") if device.type == "cpu" and fp16_weights_supported() else ("fp",)
+
+
+def load_engine(model_dir: Path, device: torch.device, weights: str = "fp") -> Any:
+    """The engine model in the bench dtype, converted to ``weights`` (see quantize_weights_)."""
+    from engine.loader import load_model
+    from engine.model import quantize_weights_
+
+    return quantize_weights_(load_model(model_dir, device=device, dtype=_dtype(device)), weights)
+
+
+def logit_drift(
+    reference: Any, candidate: Any, batch: int, prompt_tokens: int, new_tokens: int
+) -> dict[str, float]:
+    """How far ``candidate``'s logits move from ``reference``'s on the bench prompt and the
+    reference's greedy continuation, both teacher-forced through prefill + decode steps."""
+    from engine.generation import generate
+
+    ids = _prompt(reference.config, batch, prompt_tokens, reference.device)
+    tokens = generate(reference, ids, new_tokens, stop_token_ids=[])  # [B, N]
+    ref = _teacher_forced_logits(reference, ids, tokens)  # [B, N, V]
+    cand = _teacher_forced_logits(candidate, ids, tokens)
+    diff = (cand - ref).abs()
+    return {
+        "max_abs_logit_drift": float(diff.max()),
+        "mean_abs_logit_drift": float(diff.mean()),
+        "top1_agreement": float((cand.argmax(-1) == ref.argmax(-1)).float().mean()),
+        "reference_logit_std": float(ref.std()),
+    }
+
+
+def _teacher_forced_logits(model: Any, ids: torch.Tensor, tokens: torch.Tensor) -> torch.Tensor:
+    """Logits [B, N, V] (fp32) predicting each of ``tokens`` [B, N] after the prompt ``ids``."""
+    from engine.kv_cache import make_cache
+
+    B, N = tokens.shape
+    with torch.inference_mode():
+        cache = make_cache(
+            "fp", model.config, B, ids.shape[1] + N, dtype=model.dtype, device=model.device
+        )
+        out = [model(ids, cache=cache, last_only=True)[:, -1]]
+        out += [model(tokens[:, t : t + 1], cache=cache)[:, -1] for t in range(N - 1)]
+        return torch.stack(out, dim=1).float()
+
+
 def run_engine(model: Any, batch: int, prompt_tokens: int, new_tokens: int, kv_cache: str) -> Run:
     from engine.generation import stream
 
@@ -200,17 +256,24 @@ def run_bench(
     kv_cache: str = "fp",
     memory: bool = True,
     peak_bandwidth: float | None = None,
+    weights: tuple[str, ...] | None = None,
     log: Any = print,
 ) -> dict[str, Any]:
-    """Measure both backends; return rows of absolute figures and engine/transformers ratios."""
-    from engine.loader import load_model
+    """Measure both backends; return rows of absolute figures and engine/transformers ratios.
 
+    ``rows`` hold the engine in the bench dtype; ``quantized_rows`` the engine with other
+    weight formats (``weights``; default: fp16 too on CPU), each with its logit drift.
+    """
     dev = torch.device(
         "cuda"
         if device == "auto" and torch.cuda.is_available()
         else ("cpu" if device == "auto" else device)
     )
-    model = load_model(model_dir, device=dev, dtype=_dtype(dev))
+    kinds = tuple(weights) if weights is not None else weight_kinds(dev)
+    if "fp" not in kinds:
+        kinds = ("fp", *kinds)
+    engines = {kind: load_engine(model_dir, dev, kind) for kind in kinds}
+    model = engines["fp"]
     hf, cfg = _load_hf(model_dir, dev)
     n_params = sum(p.numel() for p in model.parameters())
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
@@ -225,89 +288,140 @@ def run_bench(
         "new_tokens": new_tokens,
         "repeats": repeats,
         "kv_cache": kv_cache,
+        "weights": list(kinds),
         "rows": [],
+        "quantized_rows": [],
     }
     for B in batch_sizes:
-        run_engine(model, B, prompt_tokens, 4, kv_cache)  # warm-up both
+        for eng in engines.values():  # warm-up
+            run_engine(eng, B, prompt_tokens, 4, kv_cache)
         run_transformers(hf, cfg, B, prompt_tokens, 4)
-        eng, ref = [], []
-        for _ in range(repeats):
-            eng.append(run_engine(model, B, prompt_tokens, new_tokens, kv_cache))
+        eng_runs: dict[str, list[Run]] = {kind: [] for kind in kinds}
+        ref = []
+        for _ in range(repeats):  # alternate: every engine format, then transformers
+            for kind, eng in engines.items():
+                eng_runs[kind].append(run_engine(eng, B, prompt_tokens, new_tokens, kv_cache))
             ref.append(run_transformers(hf, cfg, B, prompt_tokens, new_tokens))
-        e, r = _median(eng), _median(ref)
-        row: dict[str, Any] = {
-            "batch": B,
-            "engine": asdict(e),
-            "transformers": asdict(r),
-            "ratio": {
-                "decode_tokens_per_s": e.decode_tokens_per_s / r.decode_tokens_per_s,
-                "decode_tokens_per_cpu_s": e.decode_tokens_per_cpu_s / r.decode_tokens_per_cpu_s,
-                "prefill_tokens_per_s": e.prefill_tokens_per_s / r.prefill_tokens_per_s,
-                "ttft": e.ttft_s / r.ttft_s,
-            },
-        }
-        kv_bytes = (
-            2 * cfg.n_layers * (cfg.n_kv_heads or 0) * (cfg.head_dim or 0) * model.dtype.itemsize
-        )
-        step_bytes = decode_bytes_per_step(
-            cfg, B, prompt_tokens + new_tokens // 2, model.dtype.itemsize, kv_bytes
-        )
-        row["engine"]["decode_bandwidth_gb_s"] = step_bytes / e.step_s / 1e9
-        if peak_bw:
-            row["engine"]["roofline_share"] = step_bytes / e.step_s / peak_bw
-        if memory:
-            from engine.bench_memory import peak_memory
-
-            me = peak_memory("engine", model_dir, B, prompt_tokens, new_tokens, str(dev), kv_cache)
-            mr = peak_memory(
-                "transformers", model_dir, B, prompt_tokens, new_tokens, str(dev), kv_cache
+        r = _median(ref)
+        for kind in kinds:
+            row = _row(B, kind, _median(eng_runs[kind]), r)
+            kv_bytes = (
+                2 * cfg.n_layers * (cfg.n_kv_heads or 0) * (cfg.head_dim or 0) * model.dtype.itemsize
             )
-            row["engine"]["peak_memory_bytes"], row["transformers"]["peak_memory_bytes"] = (
-                me["peak_bytes"],
-                mr["peak_bytes"],
+            weight_bytes = 2 if kind == "fp16" else model.dtype.itemsize
+            step_bytes = decode_bytes_per_step(
+                cfg, B, prompt_tokens + new_tokens // 2, weight_bytes, kv_bytes
             )
-            row["engine"]["generate_peak_memory_bytes"] = me["generate_peak_bytes"]
-            row["transformers"]["generate_peak_memory_bytes"] = mr["generate_peak_bytes"]
-            row["ratio"]["peak_memory"] = me["peak_bytes"] / mr["peak_bytes"]
-            row["ratio"]["generate_peak_memory"] = me["generate_peak_bytes"] / max(
-                mr["generate_peak_bytes"], 1
-            )
-        result["rows"].append(row)
-        log(format_row(row))
+            row["engine"]["decode_bandwidth_gb_s"] = step_bytes / row["engine"]["step_s"] / 1e9
+            if peak_bw:
+                row["engine"]["roofline_share"] = step_bytes / row["engine"]["step_s"] / peak_bw
+            if kind != "fp":
+                row["drift"] = logit_drift(
+                    model, engines[kind], B, prompt_tokens, min(new_tokens, 32)
+                )
+            if memory:
+                _add_memory(row, model_dir, B, prompt_tokens, new_tokens, dev, kv_cache, kind)
+            result["rows" if kind == "fp" else "quantized_rows"].append(row)
+            log(format_row(row))
     return result
+
+
+def _row(batch: int, weights: str, e: Run, r: Run) -> dict[str, Any]:
+    return {
+        "batch": batch,
+        "weights": weights,
+        "engine": asdict(e),
+        "transformers": asdict(r),
+        "ratio": {
+            "decode_tokens_per_s": e.decode_tokens_per_s / r.decode_tokens_per_s,
+            "decode_tokens_per_cpu_s": e.decode_tokens_per_cpu_s / r.decode_tokens_per_cpu_s,
+            "prefill_tokens_per_s": e.prefill_tokens_per_s / r.prefill_tokens_per_s,
+            "ttft": e.ttft_s / r.ttft_s,
+        },
+    }
+
+
+def _add_memory(
+    row: dict[str, Any],
+    model_dir: Path,
+    batch: int,
+    prompt_tokens: int,
+    new_tokens: int,
+    dev: torch.device,
+    kv_cache: str,
+    weights: str,
+) -> None:
+    from engine.bench_memory import peak_memory
+
+    me = peak_memory(
+        "engine", model_dir, batch, prompt_tokens, new_tokens, str(dev), kv_cache, weights
+    )
+    mr = peak_memory("transformers", model_dir, batch, prompt_tokens, new_tokens, str(dev), kv_cache)
+    row["engine"]["peak_memory_bytes"] = me["peak_bytes"]
+    row["transformers"]["peak_memory_bytes"] = mr["peak_bytes"]
+    row["engine"]["generate_peak_memory_bytes"] = me["generate_peak_bytes"]
+    row["transformers"]["generate_peak_memory_bytes"] = mr["generate_peak_bytes"]
+    row["ratio"]["peak_memory"] = me["peak_bytes"] / mr["peak_bytes"]
+    row["ratio"]["generate_peak_memory"] = me["generate_peak_bytes"] / max(
+        mr["generate_peak_bytes"], 1
+    )
+
+
+def _weights_label(row: dict[str, Any], dtype: str) -> str:
+    return dtype.removeprefix("torch.") if row.get("weights", "fp") == "fp" else row["weights"]
 
 
 def format_row(row: dict[str, Any]) -> str:
     e, r, x = row["engine"], row["transformers"], row["ratio"]
     mem = f" | peak mem {x['peak_memory']:.2f}x" if "peak_memory" in x else ""
     roof = f" | roofline {e['roofline_share']:.1%}" if "roofline_share" in e else ""
+    drift = (
+        f" | logit drift max {row['drift']['max_abs_logit_drift']:.2g} "
+        f"mean {row['drift']['mean_abs_logit_drift']:.2g}, "
+        f"top-1 agreement {row['drift']['top1_agreement']:.1%}"
+        if "drift" in row
+        else ""
+    )
     return (
-        f"batch {row['batch']}: decode {e['decode_tokens_per_s']:.0f} vs {r['decode_tokens_per_s']:.0f} tok/s "
+        f"batch {row['batch']} ({row.get('weights', 'fp')} weights): decode "
+        f"{e['decode_tokens_per_s']:.0f} vs {r['decode_tokens_per_s']:.0f} tok/s "
         f"({x['decode_tokens_per_s']:.2f}x; per CPU-second {x['decode_tokens_per_cpu_s']:.2f}x) | "
         f"prefill {x['prefill_tokens_per_s']:.2f}x | "
-        f"TTFT {e['ttft_s'] * 1e3:.1f} vs {r['ttft_s'] * 1e3:.1f} ms{mem}{roof}"
+        f"TTFT {e['ttft_s'] * 1e3:.1f} vs {r['ttft_s'] * 1e3:.1f} ms{mem}{roof}{drift}"
     )
 
 
-def _mib(side: dict[str, Any]) -> str:
-    return f"{side['peak_memory_bytes'] / 2**20:.0f}" if "peak_memory_bytes" in side else "-"
+def _mib(side: dict[str, Any], key: str = "peak_memory_bytes") -> str:
+    return f"{side[key] / 2**20:.0f}" if key in side else "-"
 
 
 def format_table(result: dict[str, Any]) -> str:
+    """Markdown table: one line per weight format and batch size (engine / transformers)."""
     lines = [
         f"model {result['model']} ({result['parameters'] / 1e6:.1f}M parameters), {result['device']}, "
         f"{result['dtype']}, {result['torch_threads']} threads, prompt {result['prompt_tokens']}, "
         f"new {result['new_tokens']}, median of {result['repeats']}, KV cache {result['kv_cache']}",
-        "| batch | decode tok/s engine | transformers | ratio | ratio per CPU-s | prefill ratio | "
-        "TTFT engine / transformers (ms) | peak memory engine / transformers (MiB) |",
-        "|---|---|---|---|---|---|---|---|",
+        "| engine weights | batch | decode tok/s engine | transformers | ratio | ratio per CPU-s | "
+        "prefill ratio | TTFT engine / transformers (ms) | peak memory load+generate (MiB) | "
+        "generate only (MiB) | logit drift vs fp32 engine: max / mean abs, top-1 agreement |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in result["rows"]:
+    for row in result["rows"] + result.get("quantized_rows", []):
         e, r, x = row["engine"], row["transformers"], row["ratio"]
+        d = row.get("drift")
+        drift = (
+            f"{d['max_abs_logit_drift']:.2g} / {d['mean_abs_logit_drift']:.2g}, "
+            f"{d['top1_agreement']:.1%}"
+            if d
+            else "-"
+        )
         lines.append(
-            f"| {row['batch']} | {e['decode_tokens_per_s']:.0f} | {r['decode_tokens_per_s']:.0f} | "
+            f"| {_weights_label(row, result['dtype'])} | {row['batch']} | "
+            f"{e['decode_tokens_per_s']:.0f} | {r['decode_tokens_per_s']:.0f} | "
             f"{x['decode_tokens_per_s']:.2f}x | {x['decode_tokens_per_cpu_s']:.2f}x | "
             f"{x['prefill_tokens_per_s']:.2f}x | {e['ttft_s'] * 1e3:.1f} / {r['ttft_s'] * 1e3:.1f} | "
-            f"{_mib(e)} / {_mib(r)} ({x.get('peak_memory', float('nan')):.2f}x) |"
+            f"{_mib(e)} / {_mib(r)} ({x.get('peak_memory', float('nan')):.2f}x) | "
+            f"{_mib(e, 'generate_peak_memory_bytes')} / {_mib(r, 'generate_peak_memory_bytes')} | "
+            f"{drift} |"
         )
     return "\n".join(lines)

@@ -2,7 +2,9 @@
 
 On CPU: the peak resident set (Linux ``VmHWM``, reset through ``/proc/self/clear_refs``) above
 the resident set after imports, for loading + generating, and above the loaded model for
-generating alone. On CUDA: ``torch.cuda.max_memory_allocated`` over the same spans.
+generating alone. On CUDA: ``torch.cuda.max_memory_allocated`` over the same spans. An engine
+with converted weights (``weights`` fp16) counts the conversion in loading: it loads the fp32
+checkpoint, then packs the weights and frees the fp32 copies.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from engine.bench import _dtype, _load_hf, run_engine, run_transformers
+from engine.bench import _load_hf, load_engine, run_engine, run_transformers
 
 
 def peak_memory(
@@ -25,6 +27,7 @@ def peak_memory(
     new_tokens: int,
     device: str,
     kv_cache: str,
+    weights: str = "fp",
 ) -> dict[str, int]:
     """Peak memory of loading + generating and of generating alone, in bytes (module docstring)."""
     args = [
@@ -40,6 +43,7 @@ def peak_memory(
         device,
         kv_cache,
         str(torch.get_num_threads()),
+        weights,
     ]
     out = subprocess.run(args, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -54,6 +58,7 @@ def _probe(
     device: str,
     kv: str,
     threads: str,
+    weights: str,
 ) -> None:
     """Print the peak memory of loading + generating, and of generating alone (JSON)."""
     torch.set_num_threads(int(threads))
@@ -66,9 +71,7 @@ def _probe(
     B, P, N = int(batch), int(prompt), int(new)
     mark = _memory_mark(dev)
     if backend == "engine":
-        from engine.loader import load_model
-
-        model = load_model(model_dir, device=dev, dtype=_dtype(dev))
+        model = load_engine(Path(model_dir), dev, weights)
         loaded = _memory_mark(dev)
         run_engine(model, B, P, N, kv)
     else:
@@ -105,9 +108,10 @@ def _status_bytes(field: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 10 and sys.argv[1] == "--probe":
+    if len(sys.argv) == 11 and sys.argv[1] == "--probe":
         _probe(*sys.argv[2:])
     else:
         sys.exit(
-            "usage: python -m engine.bench_memory --probe engine|transformers DIR B P N DEVICE KV THREADS"
+            "usage: python -m engine.bench_memory --probe engine|transformers DIR B P N DEVICE KV "
+            "THREADS WEIGHTS"
         )

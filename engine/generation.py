@@ -83,9 +83,7 @@ class Generation:
             if tokenizer is not None and tokenizer.eos_id is not None:
                 stop_token_ids.append(tokenizer.eos_id)
         self.max_new_tokens, self.kv_cache = max_new_tokens, kv_cache
-        self.stop_ids = torch.tensor(
-            sorted(set(stop_token_ids)), dtype=torch.long, device=model.device
-        )
+        self.stop_ids = frozenset(int(t) for t in stop_token_ids)
         self.stop_strings, self.tokenizer = list(stop_strings), tokenizer
         self.processors = list(logits_processors)
         pad = tokenizer.pad_id if tokenizer is not None else cfg.pad_token_id
@@ -133,9 +131,11 @@ class Generation:
             with torch.inference_mode():
                 for proc in self.processors:
                     logits = proc(self.new_ids(), logits)
-                nxt = torch.where(finished, self.pad_id, sampler(logits))  # [B]
+                nxt = sampler(logits)  # [B]
+                if any(fin):
+                    nxt = torch.where(finished, self.pad_id, nxt)
                 self.tokens.append(nxt)
-                stopped = torch.isin(nxt, self.stop_ids).tolist()
+                stopped = [t in self.stop_ids for t in nxt.tolist()]  # one host read
             now = time.perf_counter() - t0
             ttft = ttft or now
             for b in range(B):
@@ -147,7 +147,8 @@ class Generation:
             for b in range(B):
                 if not fin[b]:
                     n_new[b], done_at[b], fin[b] = step + 1, now, stopped[b]
-            finished = torch.tensor(fin, device=finished.device)
+            if any(fin):
+                finished = torch.tensor(fin, device=finished.device)
             yield nxt
             if all(fin) or step == self.max_new_tokens - 1:
                 break

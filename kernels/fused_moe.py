@@ -74,14 +74,41 @@ def fused_moe_reference(
     topk_weights: torch.Tensor,  # [T, K]
     topk_ids: torch.Tensor,  # [T, K]
 ) -> torch.Tensor:  # [T, D]
-    """Plain-PyTorch fused MoE: sort (token, k) pairs by expert, one matmul pair per active expert.
+    """Plain-PyTorch fused MoE: group the (token, k) pairs by expert, one matmul pair per active
+    expert.
 
     This is the CPU path and the test oracle. Expert ids outside [0, E) raise ValueError.
+    When autograd records, it runs the differentiable path (`_moe_sorted`); otherwise the
+    low-overhead path (`_moe_inference`), which gives the same numbers.
     """
     t, d, f, e, k = check_moe_inputs(x, w13, w2, topk_weights, topk_ids)
-    out = torch.zeros(t, d, dtype=torch.float32, device=x.device)  # [T, D]
     if t == 0 or k == 0:
-        return out.to(x.dtype)
+        return torch.zeros(t, d, dtype=x.dtype, device=x.device)
+    tensors = (x, w13, w2, topk_weights)
+    if torch.is_grad_enabled() and any(a.requires_grad for a in tensors):
+        return _moe_sorted(x, w13, w2, topk_weights, topk_ids, f, e, k)
+    return _moe_inference(x, w13, w2, topk_weights, topk_ids, f, e, k)
+
+
+def _moe_sorted(
+    x: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    topk_weights: torch.Tensor,
+    topk_ids: torch.Tensor,
+    f: int,
+    e: int,
+    k: int,
+) -> torch.Tensor:
+    """Differentiable path: pairs sorted by expert on the device, one gather, one scatter.
+
+    Built so that the backward allocates few zero-filled buffers: the per-expert weight views
+    come from one `unbind` (one backward node that stacks the expert gradients) rather than
+    `w13[expert]` per expert (a zeroed [E, 2F, D] gradient per active expert); the tokens are
+    gathered once and split per expert (split's backward concatenates, where slicing or
+    indexing per expert would zero a [T, D] buffer per expert); gate and up come from `split`.
+    """
+    t, d = x.shape
     flat_ids = topk_ids.reshape(-1).long()  # [T*K]
     counts = torch.bincount(flat_ids, minlength=e)  # [E']
     if counts.numel() > e or int(flat_ids.min()) < 0:
@@ -89,18 +116,105 @@ def fused_moe_reference(
     order = torch.argsort(flat_ids, stable=True)  # [T*K] pair index, grouped by expert
     tokens = order // k  # [T*K]
     weights = topk_weights.reshape(-1)[order].float()  # [T*K]
-    start = 0
-    for expert, n in enumerate(counts.tolist()):
-        if n == 0:
-            continue
-        rows = tokens[start : start + n]  # [n]
-        xe = x[rows].float()  # [n, D]
-        h = F.linear(xe, w13[expert].float())  # [n, 2F]
-        act = (F.silu(h[:, :f]) * h[:, f:]).to(x.dtype).float()  # [n, F]
-        y = F.linear(act, w2[expert].float())  # [n, D]
-        out.index_add_(0, rows, y * weights[start : start + n, None])
-        start += n
+    fp32 = x.dtype == torch.float32
+    xs = x.index_select(0, tokens)  # [T*K, D] grouped by expert
+    if not fp32:
+        xs = xs.float()
+    w13s, w2s = w13.unbind(0), w2.unbind(0)  # [2F, D], [D, F] views per expert
+    sizes = counts.tolist()
+    ys = []
+    for expert, part in zip(
+        (i for i, n in enumerate(sizes) if n), xs.split([n for n in sizes if n]), strict=True
+    ):
+        gate, up = F.linear(part, w13s[expert] if fp32 else w13s[expert].float()).split(f, 1)
+        act = F.silu(gate) * up  # [n, F]
+        if not fp32:
+            act = act.to(x.dtype).float()
+        ys.append(F.linear(act, w2s[expert] if fp32 else w2s[expert].float()))  # [n, D]
+    y = torch.cat(ys) * weights[:, None]  # [T*K, D] fp32
+    out = torch.zeros(t, d, dtype=torch.float32, device=x.device).index_add(0, tokens, y)
     return out.to(x.dtype)
+
+
+def _moe_inference(
+    x: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    topk_weights: torch.Tensor,
+    topk_ids: torch.Tensor,
+    f: int,
+    e: int,
+    k: int,
+) -> torch.Tensor:
+    """No-autograd path with few tensor ops: the pairs are grouped by expert on the host
+    (`topk_ids.tolist()`, no bincount/argsort), the gate‖up and down matmuls of each active
+    expert write straight into [P, 2F] / [P, D] buffers, SwiGLU runs once over all pairs and
+    one `index_add_` combines them; one token (decode) takes `_moe_one_token`. Same numerics
+    as `_moe_sorted`: fp32 accumulation, activation rounded to x's dtype, fp32 sum over k.
+    """
+    t, d = x.shape
+    flat = topk_ids.reshape(-1).tolist()  # [P] host list (one sync on CUDA)
+    if min(flat) < 0 or max(flat) >= e:
+        raise ValueError(f"topk_ids must lie in [0, {e}); got values outside that range.")
+    fp32 = x.dtype == torch.float32
+    xf = x if fp32 else x.float()  # [T, D]
+    if t == 1:
+        return _moe_one_token(x, xf, w13, w2, topk_weights, flat, f, fp32)
+    p = len(flat)
+    dev = x.device
+    order = sorted(range(p), key=flat.__getitem__)  # stable: pairs grouped by expert
+    idx = torch.tensor(order, device=dev)  # [P] pair ids grouped by expert
+    tok = idx // k  # [P] their tokens
+    xs = xf.index_select(0, tok)  # [P, D]
+    groups = []  # (expert, start, end) runs in sorted pair order
+    start = 0
+    for i in range(1, p + 1):
+        if i == p or flat[order[i]] != flat[order[start]]:
+            groups.append((flat[order[start]], start, i))
+            start = i
+    h = torch.empty(p, 2 * f, dtype=torch.float32, device=dev)  # [P, 2F]
+    for expert, s0, s1 in groups:
+        w = w13[expert] if fp32 else w13[expert].float()
+        torch.mm(xs[s0:s1], w.t(), out=h[s0:s1])
+    gate, up = h.split(f, dim=1)  # [P, F] x2
+    act = F.silu(gate).mul_(up)  # [P, F]
+    if not fp32:
+        act = act.to(x.dtype).float()
+    y = torch.empty(p, d, dtype=torch.float32, device=dev)  # [P, D]
+    for expert, s0, s1 in groups:
+        w = w2[expert] if fp32 else w2[expert].float()
+        torch.mm(act[s0:s1], w.t(), out=y[s0:s1])
+    wts = topk_weights.reshape(-1).index_select(0, idx).float()  # [P], sorted pair order
+    out = torch.zeros(t, d, dtype=torch.float32, device=dev)
+    out.index_add_(0, tok, y.mul_(wts[:, None]))
+    return out if fp32 else out.to(x.dtype)
+
+
+def _moe_one_token(
+    x: torch.Tensor,
+    xf: torch.Tensor,
+    w13: torch.Tensor,
+    w2: torch.Tensor,
+    topk_weights: torch.Tensor,
+    experts: list[int],
+    f: int,
+    fp32: bool,
+) -> torch.Tensor:
+    """T == 1 (decode): per selected expert one gate‖up matmul, SwiGLU, and a down matmul that
+    accumulates ``weight · y`` into the fp32 output (``addmm_`` with the weight as alpha)."""
+    weights = topk_weights.reshape(-1).tolist()  # [K] host floats
+    out = None
+    for expert, weight in zip(experts, weights, strict=True):
+        gate, up = F.linear(xf, w13[expert] if fp32 else w13[expert].float()).split(f, dim=1)
+        act = F.silu(gate).mul_(up)  # [1, F]
+        if not fp32:
+            act = act.to(x.dtype).float()
+        w = w2[expert] if fp32 else w2[expert].float()  # [D, F]
+        if out is None:
+            out = F.linear(act, w).mul_(weight)  # [1, D] fp32
+        else:
+            out.addmm_(act, w.t(), alpha=weight)
+    return out if fp32 else out.to(x.dtype)  # type: ignore[union-attr]
 
 
 def fused_moe(
