@@ -17,3 +17,15 @@ for d in medical finance legal; do
   echo "== auditing examples/${d}_answer.txt"
   $KG audit "examples/${d}_answer.txt" --domain "$d" --as-of 2025-01-15 || true
 done
+echo "== batch audit of stored chatbot transcripts, recorded in the SQLite audit trail"
+$KG batch examples/transcripts.jsonl --out "$KGAUDIT_HOME/results.jsonl" --workers 2 --no-progress
+$KG trail verify
+TODAY=$(date -u +%F)
+$KG report --from "$TODAY" --to "$TODAY" --out "$KGAUDIT_HOME/report.html"
+echo "== the embedded MoE model (trained by 'kgaudit engine train')"
+$KG generate --model default --max-new-tokens 32 --stats \
+  --prompt "Q: What is the maximum daily dose of ibuprofen for adults? A:"
+echo "== its answers to held-out questions, unconstrained vs KG-constrained, audited (small sample)"
+$KG eval generation --per-domain 4 --configs base,kg-r1 --no-overhead \
+  --out "$KGAUDIT_HOME/generation-eval"
+echo "done: results in $KGAUDIT_HOME/results.jsonl, report in $KGAUDIT_HOME/report.html"

@@ -119,7 +119,7 @@ def test_sparql_endpoint_source_over_real_http(tmp_path):
     store.load(USER_TTL.encode(), format=ox.RdfFormat.TURTLE)
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server API
+        def do_POST(self):
             body = self.rfile.read(int(self.headers["Content-Length"])).decode()
             query = parse_qs(body)["query"][0]
             triples = store.query(query)
