@@ -164,6 +164,8 @@ def _is_abbreviation(piece: str, following: str = "") -> bool:
         return False  # "... Wayfair, Inc. In 2018 ..." ends a sentence
     if word in _ABBREV:
         return True
+    if word == "s" and following.startswith("Ct"):  # "93 S. Ct. 705": Supreme Court Reporter
+        return True
     # single initials ("J. Smith") and dotted acronyms ("U.S.", "F.D.A."), but not a unit
     # after a number ("take 240 g.")
     if len(word) == 1 and re.search(r"\d\s*[A-Za-z]\.?\W*$", piece):

@@ -209,6 +209,18 @@ def check_case(
             if (m := _CITE_LITERAL.match(str(f.literal or "")))
             and _reporter_key(m.group(2)) == _reporter_key(ref.reporter or "")
         ]
+        ent = kb.entity(named)
+        year = int(ent.attrs["year"]) if ent and ent.attrs.get("year") else None
+        if not same_reporter and ref.year and year and ref.year != year:
+            contradict(
+                claim,
+                kb.facts_about(named, "decided"),
+                kb,
+                f"{label_of(kb, named)} was decided in {year}, not {ref.year}",
+                "wrong_date",
+                rule,
+            )
+            return claim, _check(ref, "year_mismatch", claim.reason or "")
         if not same_reporter:
             recorded = ", ".join(str(f.literal) for f in facts) or "no reporter citation"
             unverifiable(
