@@ -24,7 +24,7 @@ from knowledge_graphs.errors import UsageError
     help="Where to write the model (default: the shipped engine/default_model).",
 )
 @click.option(
-    "--steps", type=click.IntRange(1), default=None, help="Optimizer steps (default 1000)."
+    "--steps", type=click.IntRange(1), default=None, help="Optimizer steps (default 2000)."
 )
 @click.option(
     "--threads",

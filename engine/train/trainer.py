@@ -34,7 +34,7 @@ class TrainConfig:
     vocab_size: int = 2048
     seq_len: int = 128
     batch_size: int = 8
-    steps: int = 1000
+    steps: int = 2000
     lr: float = 1e-2
     min_lr: float = 1e-3
     warmup: int = 50

@@ -37,8 +37,10 @@ def test_constraint_on_by_default_and_off_on_request(chat) -> None:
     on = _ask(chat).choices[0].message.content
     off = _ask(chat, extra_body={"kg_constraint": False})
     assert off.model_extra["kgaudit"]["constraint"]["enabled"] is False
-    assert "valsartan" in off.choices[0].message.content  # what the model says unconstrained
-    assert "valsartan" not in on
+    # what the default model says unconstrained: a statin's dose instead of ibuprofen's
+    outside = ("valsartan", "pravastatin", "simvastatin", "atorvastatin", "rosuvastatin")
+    assert any(d in off.choices[0].message.content for d in outside)
+    assert not any(d in on for d in outside)
 
 
 def test_stream_matches_the_completion_and_ends_with_the_audit(chat) -> None:

@@ -11,6 +11,7 @@ GLOBAL = [
     "ibuprofen",
     "warfarin",
     "valsartan",
+    "pravastatin",
     "aspirin",
     "Croatia",
     "euro",

@@ -11,7 +11,8 @@ from engine import generate
 from engine.constraint import KGConstraint, SpanAutomaton
 
 PROMPT = "Q: What is the maximum daily dose of ibuprofen for adults? A:"
-DISALLOWED = ("valsartan", "aspirin", "3200", "hague", "lopez", "483")
+DISALLOWED = ("valsartan", "pravastatin", "aspirin", "3200", "hague", "lopez", "483")
+ALLOWED_NUMBERS = {"1200", "800"}
 
 
 class Recorder:
@@ -39,8 +40,11 @@ def _answers(model, prompts: list[str], constraint=None, n: int = 40) -> list[st
 
 
 def test_unconstrained_model_names_a_disallowed_entity(model) -> None:
-    """The premise of the next tests: without the constraint the model writes valsartan."""
-    assert "valsartan" in _answers(model, [PROMPT])[0]
+    """The premise of the next tests: without the constraint the model's answer leaves the
+    allowed set (it names another drug, or a number that is not an allowed dose)."""
+    text = _answers(model, [PROMPT])[0].lower()
+    numbers = set(re.findall(r"\d+", text))
+    assert any(d in text for d in DISALLOWED) or not numbers <= ALLOWED_NUMBERS, text
 
 
 @pytest.mark.parametrize("intent", [0.5, None], ids=["span-intent", "plain-mask"])
@@ -51,7 +55,7 @@ def test_disallowed_entity_never_produced(model, lexicon, variants_fn, intent) -
     text = _answers(model, [PROMPT], rec)[0].lower()
     assert rec.calls > 5
     assert not any(d in text for d in DISALLOWED), text
-    assert set(re.findall(r"\d+", text)) <= {"1200", "800"}, text
+    assert set(re.findall(r"\d+", text)) <= ALLOWED_NUMBERS, text
 
 
 def test_rows_have_their_own_allowed_sets(model, lexicon, variants_fn) -> None:
