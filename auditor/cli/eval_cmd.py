@@ -150,7 +150,12 @@ def _print(report: dict[str, object], key: str, title: str) -> None:
             click.echo(f"  {k:<22}{vals}")
 
 
-@eval_group.command("generation")
+@eval_group.command(
+    "generation",
+    # every option (and --help) goes to auditor.evaluation.generation's own command
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
+                      "help_option_names": []},
+)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def generation_command(args: tuple[str, ...]) -> None:
     """Answer held-out questions with the default model, constrained and not, and audit them."""

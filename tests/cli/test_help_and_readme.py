@@ -49,3 +49,18 @@ def test_every_subcommand_is_named_in_the_readme():
         if len(p) == 2 and p[1] not in README.split(f"kgaudit {p[0]}", 1)[-1]
     ]
     assert not missing, f"subcommands missing from the README: {missing}"
+
+
+def test_eval_generation_receives_its_own_options():
+    """`kgaudit eval generation` forwards every option to the evaluation's own command."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-m", "auditor.cli.main", "eval", "generation", "--per-domain", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "--per-domain must be at least 1" in run.stderr
