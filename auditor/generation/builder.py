@@ -147,6 +147,10 @@ class ConstraintBuilder:
             if self.values == "seeds" and f.subject not in nb.seeds:
                 continue
             values |= value_forms(f)
+            # a value's unit that names an entity ("3000 USD": the US dollar) joins with it
+            for m in self.auditor.linker().link(f.unit, domains=domains) if f.unit else ():
+                for c in m.candidates:
+                    entities.setdefault(c, entities.get(f.subject, 0))
             for key in ECHOED_QUALIFIERS:  # "for angina pectoris": the entity it names joins
                 q = f.qualifiers.get(key)
                 for m in self.auditor.linker().link(q, domains=domains) if q else ():

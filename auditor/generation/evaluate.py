@@ -195,6 +195,7 @@ class Evaluator:
             "config": cfg.name,
             "rows": len(batch),
             "decode_tokens": sum(max(0, st.new_tokens - 1) for st in stats),
+            "decode_steps": max((max(0, st.new_tokens - 1) for st in stats), default=0),
             "decode_s": max((st.total_s for st in stats), default=ttft) - ttft,
             "ttft_s": ttft + build_s,
             "build_s": build_s,

@@ -62,6 +62,8 @@ def summarise(answers: Sequence[Answer], timings: Sequence[dict[str, Any]]) -> l
                 "value_spans": len(vals),
                 "value_valid": _share(sum(vals), len(vals)),
                 "tok_s": tokens / decode_s if decode_s > 0 else 0.0,
+                # the batch's decode step (same steps whatever the answers' lengths)
+                "step_ms": 1000 * decode_s / max(1, sum(x.get("decode_steps", 0) for x in t)),
                 "ttft_ms": 1000 * sum(x["ttft_s"] for x in t) / max(1, len(t)),
                 "build_ms_per_question": 1000
                 * sum(x["build_s"] for x in t)
@@ -97,21 +99,25 @@ def table(rows: Sequence[dict[str, Any]], front: Sequence[str], baseline: str = 
     base = next((r for r in rows if r["name"] == baseline), None)
     head = (
         "| config | answers | claims | FER | FER vs base | coverage | entity spans graph-valid "
-        "| value spans graph-valid | tok/s | tok/s vs base | TTFT ms | Pareto |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "| value spans graph-valid | tok/s | tok/s vs base | ms/step | ms/step vs base | TTFT ms "
+        "| Pareto |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     lines = [head]
     for r in rows:
         rel_fer = rel_tok = "–"
         if base is not None and base["fer"] and r["fer"] is not None:
             rel_fer = f"{100 * (r['fer'] / base['fer'] - 1):+.0f}%"
+        rel_step = "–"
         if base is not None and base["tok_s"]:
             rel_tok = f"{100 * (r['tok_s'] / base['tok_s'] - 1):+.1f}%"
+        if base is not None and base.get("step_ms"):
+            rel_step = f"{100 * (r['step_ms'] / base['step_ms'] - 1):+.1f}%"
         lines.append(
             f"| {r['name']} | {r['answers']} | {r['claims']} | {_pct(r['fer'])} | {rel_fer} "
             f"| {_pct(r['coverage'])} | {_pct(r['entity_valid'])} of {r['entity_spans']} "
             f"| {_pct(r['value_valid'])} of {r['value_spans']} | {r['tok_s']:.1f} | {rel_tok} "
-            f"| {r['ttft_ms']:.0f} | {'yes' if r['name'] in front else ''} |"
+            f"| {r.get('step_ms', 0.0):.2f} | {rel_step} | {r['ttft_ms']:.0f} | {'yes' if r['name'] in front else ''} |"
         )
     return "\n".join(lines)
 

@@ -90,6 +90,12 @@ class Aggregate:
     rules: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     outcomes: Counter[str] = field(default_factory=Counter)
     versions: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    risks: list[float] = field(default_factory=list)
+    risk_versions: Counter[str] = field(default_factory=Counter)
+    # (domain, flag_fpr, flag_threshold) -> audits, flagged: the operating points in force
+    flags: dict[tuple[str, float, float | None], Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter)
+    )
     _worst: list[tuple[tuple[float, int, float, int], dict[str, Any]]] = field(default_factory=list)
 
     def add(self, audit: dict[str, Any]) -> None:
@@ -126,6 +132,12 @@ class Aggregate:
                     self.rules[rid]["audits"] += 1
         self.outcomes.update(ch.get("outcome") or "unknown" for ch in res.get("citations", []))
         self.versions[(audit["kg_version"], audit["rules_version"], audit["auditor_version"])] += 1
+        if res.get("risk") is not None:
+            self.risks.append(float(res["risk"]))
+            self.risk_versions[str(res.get("risk_model_version") or "unknown")] += 1
+        if res.get("flag_fpr") is not None:
+            point = (res.get("domain") or dom, float(res["flag_fpr"]), res.get("flag_threshold"))
+            self.flags[point].update(audits=1, flagged=bool(res.get("flagged")))
         if con:
             key = (
                 audit["fer"] if audit.get("fer") is not None else 0.0,
@@ -243,6 +255,32 @@ class Aggregate:
             {"kg_version": k, "rules_version": r, "auditor_version": a, "audits": n}
             for (k, r, a), n in sorted(self.versions.items(), key=lambda kv: -kv[1])
         ]
+
+    def risk(self) -> dict[str, Any]:
+        """Risk figures of the period and the operating points the audits were flagged at."""
+        risks = sorted(self.risks)
+        return {
+            "audits_with_risk": len(risks),
+            "mean": _mean(risks),
+            "p50": quantile(risks, 0.5),
+            "p90": quantile(risks, 0.9),
+            "model_versions": [
+                {"version": v, "audits": n}
+                for v, n in sorted(self.risk_versions.items(), key=lambda kv: (-kv[1], kv[0]))
+            ],
+            "operating_points_in_force": [
+                {
+                    "domain": d,
+                    "target_fpr": fpr,
+                    "threshold": thr,
+                    "audits": v["audits"],
+                    "flagged": v["flagged"],
+                }
+                for (d, fpr, thr), v in sorted(
+                    self.flags.items(), key=lambda kv: (kv[0][0], kv[0][1])
+                )
+            ],
+        }
 
     def worst(self) -> list[dict[str, Any]]:
         return [entry for _, entry in sorted(self._worst, key=lambda kv: kv[0], reverse=True)]

@@ -1,4 +1,4 @@
-"""The report's five charts as PNG bytes, drawn with matplotlib's object API (Agg canvas).
+"""The report's six charts as PNG bytes, drawn with matplotlib's object API (Agg canvas).
 
 No ``pyplot``: each chart is its own ``Figure``, so charts can be drawn from several API
 threads at once, and nothing needs a display. PNGs carry no timestamp metadata.
@@ -145,12 +145,48 @@ def citation_outcomes(report: dict[str, Any]) -> bytes:
     )
 
 
+def risk_calibration(report: dict[str, Any]) -> bytes:
+    """The shipped model's held-out reliability curves (mean risk vs observed rate per bin)
+    for the report's domains, with the risk thresholds in force as vertical lines."""
+    fig, ax = _figure()
+    risk = report.get("risk") or {}
+    curves = risk.get("calibration_curves") or {}
+    drawn = False
+    for dom, bins in curves.items():
+        pts = [(b["mean_risk"], b["observed"]) for b in bins if b.get("count")]
+        if not pts:
+            continue
+        xs, ys = zip(*pts, strict=True)
+        ax.plot(xs, ys, marker="o", markersize=3, label=f"{dom} (held-out)",
+                color=COLORS.get(dom, "#000000"), linestyle="-" if dom != "all" else ":")  # fmt: skip
+        drawn = True
+    if not drawn:
+        _empty(ax, "calibration curve (no risk model installed)")
+    else:
+        ax.plot([0, 1], [0, 1], color="#999999", linewidth=0.8, linestyle="--",
+                label="perfect calibration")  # fmt: skip
+        for p in risk.get("operating_points_in_force") or []:
+            if p.get("threshold") is not None:
+                ax.axvline(p["threshold"], color=COLORS.get(p["domain"], "#555555"),
+                           linewidth=1.0, linestyle="-.")  # fmt: skip
+                ax.annotate(f"{p['domain']} @ FPR {p['target_fpr']:.0%}", (p["threshold"], 0.02),
+                            fontsize=7, rotation=90, va="bottom", ha="right")  # fmt: skip
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("predicted risk")
+        ax.set_ylabel("observed share hallucinated")
+        ax.legend(loc="upper left", fontsize=7)
+    ax.set_title("Risk calibration and operating points in force", fontsize=10)
+    return _png(fig)
+
+
 CHARTS: list[tuple[str, str, Callable[[dict[str, Any]], bytes]]] = [
     ("fer_over_time", "FER over time per domain", fer_over_time),
     ("trust_histogram", "Trust-score histogram", trust_histogram),
     ("hallucination_types", "Hallucination types", hallucination_types),
     ("top_failing_rules", "Top failing rules", top_rules),
     ("citation_outcomes", "Citation outcomes", citation_outcomes),
+    ("risk_calibration", "Risk calibration and operating points", risk_calibration),
 ]
 
 

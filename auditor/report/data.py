@@ -3,7 +3,7 @@
 The dict is the JSON format as is; HTML, PDF and CSV render the same dict, so every figure
 appears identically in every format. Sections: ``parameters``, ``generated_at``,
 ``summary``, ``fer_over_time``, ``hallucination_types``, ``top_failing_rules``,
-``citation_outcomes``, ``worst_audits``, ``methodology``, ``versions``, ``integrity``.
+``citation_outcomes``, ``worst_audits``, ``risk``, ``methodology``, ``versions``, ``integrity``.
 """
 
 from __future__ import annotations
@@ -129,6 +129,50 @@ def integrity(trail: Any, key: bytes | None) -> dict[str, Any]:
     }
 
 
+def risk_section(agg: Aggregate, domains: list[str]) -> dict[str, Any]:
+    """Calibrated risk in the period, the operating points in force, and the shipped model's
+    held-out calibration curves and operating points for the report's domains."""
+    from auditor.risk import load_model
+
+    out = agg.risk()
+    model = load_model()
+    out["model_version"] = model.version if model is not None else None
+    curves = (model.doc.get("calibration_curves") or {}) if model is not None else {}
+    shown = [d for d in (*domains, "all") if d in curves]
+    out["calibration_curves"] = {d: curves[d] for d in dict.fromkeys(shown)}
+    out["shipped_operating_points"] = (
+        {
+            d: [p.to_dict() for p in model.operating_points[d]]
+            for d in dict.fromkeys((*domains, "all"))
+            if d in model.operating_points
+        }
+        if model is not None
+        else {}
+    )
+    if out["operating_points_in_force"]:
+        points = "; ".join(
+            f"{p['domain']}: target FPR {p['target_fpr']:.0%}, "
+            + (
+                f"risk ≥ {p['threshold']:.3f}"
+                if p["threshold"] is not None
+                else "evidence only (no risk threshold meets the target)"
+            )
+            + f" — {p['flagged']} of {p['audits']} audits flagged"
+            for p in out["operating_points_in_force"]
+        )
+        text = f"Operating points in force in this period: {points}."
+    else:
+        text = (
+            "No audit in this period was flagged at an operating point (run the batch or "
+            "audit with --flag-at-fpr to apply one); the shipped points are listed below."
+        )
+    out["statement"] = (
+        text + " An answer with a contradicted claim or citation is always flagged: risk "
+        "ranks and calibrates, it never overrides evidence."
+    )
+    return out
+
+
 def build_report(
     trail: Any,
     *,
@@ -180,6 +224,7 @@ def build_report(
         "top_failing_rules": agg.top_rules(rules),
         "citation_outcomes": agg.citation_outcomes(),
         "worst_audits": agg.worst(),
+        "risk": risk_section(agg, sorted(agg.domains)),
         "methodology": methodology(),
         "versions": {
             "seen": agg.versions_seen(),
@@ -198,5 +243,6 @@ __all__ = [
     "graph_sources",
     "integrity",
     "parse_day",
+    "risk_section",
     "rule_packs",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from auditor.errors import UsageError
 from auditor.report.charts import render_charts
-from auditor.report.fmt import label, num, pct, score
+from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
 
 FONT = "DejaVu"
 TEXT_W = 180.0  # A4 width 210 mm minus 15 mm margins
@@ -284,6 +284,18 @@ def _methodology(d: _Doc, r: dict[str, Any]) -> None:
         )
 
 
+def _risk(d: _Doc, r: dict[str, Any]) -> None:
+    risk = r.get("risk")
+    if not risk:
+        return
+    d.h2("Calibrated risk and operating points", new_page=True)
+    d.para(risk_line(risk))
+    d.para(risk["statement"])
+    rows = operating_point_rows(risk)
+    if rows:
+        d.table(RISK_HEAD, rows, widths=[22, 22, 28, 28, 28, 52], size=8)
+
+
 def _integrity(d: _Doc, r: dict[str, Any]) -> None:
     i = r["integrity"]
     d.h2("Audit-trail integrity")
@@ -297,6 +309,7 @@ def render_pdf(report: dict[str, Any]) -> bytes:
     _summary(d, report)
     _charts(d, report)
     _worst(d, report)
+    _risk(d, report)
     _methodology(d, report)
     _integrity(d, report)
     return d.output()

@@ -62,6 +62,19 @@ def _rows(r: dict[str, Any]) -> Iterator[Row]:
         for k in ("fer", "joint_score", "external_id", "created_at"):
             yield ("worst_audits", k, w["domain"], w["id"], _v(w[k]))
         yield ("worst_audits", "contradicted", w["domain"], w["id"], w["counts"]["contradicted"])
+    risk = r.get("risk") or {}
+    for k in ("audits_with_risk", "mean", "p50", "p90", "model_version"):
+        yield ("risk", k, "", "", _v(risk.get(k)))
+    for p in risk.get("operating_points_in_force", []):
+        key = f"fpr={p['target_fpr']}"
+        yield ("risk_in_force", "threshold", p["domain"], key, _v(p["threshold"]))
+        yield ("risk_in_force", "audits", p["domain"], key, p["audits"])
+        yield ("risk_in_force", "flagged", p["domain"], key, p["flagged"])
+    for dom, points in (risk.get("shipped_operating_points") or {}).items():
+        for p in points:
+            key = f"fpr={p['target_fpr']}"
+            for k in ("threshold", "fpr", "tpr"):
+                yield ("risk_operating_points", k, dom, key, _v(p[k]))
     for v in r["versions"]["seen"]:
         key = f"{v['kg_version']} {v['rules_version']} {v['auditor_version']}"
         yield ("versions", "audits", "", key, v["audits"])

@@ -78,6 +78,9 @@ class SpanLexicon:
         strings = span_strings(global_forms, {w.strip() for w in free})
         self.n_global = len(strings)
         self.openers = self._prefix_tokens(strings)
+        # canonical tokenizations of the global forms: where an allowed form could run on
+        # into a longer known name ("Solomon Islands" -> "Solomon Islands Dollar")
+        self.global_trie = TokenTrie(self._encode(strings))
 
     def _prefix_tokens(self, strings: list[str]) -> int:
         """Word-lead tokens whose text begins one of the (sorted) span strings, in whatever
@@ -157,6 +160,8 @@ class SpanAutomaton:
         for a in range(n):
             if A.terminal[a]:
                 allow[3 + a] |= self._free_bound[self._end_ws[a]]
+        for a, extend in self._longer_names():
+            allow[3 + a, extend] = False
         self._deny_table = ~allow  # [3 + N, V]
         self._fixed = 3 + n
         self.packed_table = pack_rows(allow)  # int32 [3 + N, W]: one packed mask per trie node
@@ -174,6 +179,33 @@ class SpanAutomaton:
         self._precompute_intent(allow)
         self._trans: dict[int, int] = {}
         self._opens_any = lexicon.openers | v.digit
+
+    def _longer_names(self) -> list[tuple[int, list[int]]]:
+        """(complete allowed form's node, tokens that would run it on into a longer global
+        form that is not allowed): a word-starting token after "Solomon Islands" that begins
+        "Dollar" of "Solomon Islands Dollar" is masked there, unless it also starts a free
+        word ("ibuprofen and ..." stays possible)."""
+        A, G, v = self.allowed, self.lexicon.global_trie, self.vocab
+        free_start = self.lexicon.free.children_bits(0)
+        out: list[tuple[int, list[int]]] = []
+        stack = [(0, 0)]
+        while stack:
+            a, g = stack.pop()
+            if a and A.terminal[a]:
+                extend = [
+                    t
+                    for t in G.children[g]
+                    if t not in A.children[a]
+                    and v.is_(v.boundary, t)
+                    and not v.is_(free_start, t)
+                ]
+                if extend:
+                    out.append((a, extend))
+            for t, a2 in A.children[a].items():
+                g2 = G.children[g].get(t)
+                if g2 is not None:
+                    stack.append((a2, g2))
+        return out
 
     # -- masks -------------------------------------------------------------------------
 

@@ -15,6 +15,8 @@ GLOBAL = [
     "aspirin",
     "Croatia",
     "euro",
+    "euro area",
+    "ibuprofen and famotidine",
     "The Hague",
     "United States v. Lopez",
     "1200 mg",
@@ -41,6 +43,7 @@ FREE = [
     "the",
     "reported",
     "at",
+    "and",
 ]
 ALLOWED = ["ibuprofen", "warfarin", "1200 mg", "Croatia", "euro"]
 

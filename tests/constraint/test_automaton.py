@@ -24,6 +24,8 @@ CASES = [
     ("first word not free", " United States v. Lopez", " United"),
     ("non-canonical spelling of an allowed form", " warfarins", " w"),
     ("partial UTF-8 after a form", " euroé", "\ufffd"),
+    ("allowed form run on into a longer known name", " The currency is the euro area.", " are"),
+    ("free word after a form that begins a longer name", " Ibuprofen and warfarin.", None),
 ]
 
 

@@ -57,6 +57,28 @@ def test_sections(report_dict, report_trail) -> None:
     assert r["versions"]["seen"][0]["audits"] == r["summary"]["audits"]
 
 
+def test_risk_section_shows_the_operating_points_in_force(report_dict, report_trail) -> None:
+    from auditor.risk import load_model
+
+    risk, audits = report_dict["risk"], _stored(report_trail)
+    flagged_at = [a["result"] for a in audits if a["result"].get("flag_fpr") is not None]
+    assert flagged_at and len(flagged_at) < len(audits)
+    in_force = risk["operating_points_in_force"]
+    assert sum(p["audits"] for p in in_force) == len(flagged_at)
+    assert sum(p["flagged"] for p in in_force) == sum(r["flagged"] for r in flagged_at)
+    assert all(p["target_fpr"] == 0.05 for p in in_force)
+    # evidence always flags: every contradicted audit that had a point applied is flagged
+    assert all(r["flagged"] for r in flagged_at if r["counts"]["contradicted"])
+    model = load_model()
+    for p in in_force:
+        assert p["threshold"] == model.operating_point(p["domain"], 0.05).threshold
+    assert risk["model_version"] == model.version
+    assert risk["audits_with_risk"] == sum(a["result"].get("risk") is not None for a in audits)
+    assert {"finance", "legal", "medical", "all"} <= set(risk["calibration_curves"])
+    assert {"finance", "legal", "medical"} <= set(risk["shipped_operating_points"])
+    assert "always flagged" in risk["statement"]
+
+
 def test_worst_audits_carry_evidence_and_sources(report_dict) -> None:
     worst = report_dict["worst_audits"]
     assert len(worst) == 10

@@ -33,6 +33,18 @@ def _figures(r: dict[str, Any]) -> list[str]:
     out += [f"{d['domain']}" for d in s["by_domain"]] + [pct(d["fer"]) for d in s["by_domain"]]
     out += [w["id"] for w in r["worst_audits"]]
     out += [x["rule_id"] for x in r["top_failing_rules"]]
+    risk = r["risk"]
+    out += [pct(risk["mean"]), risk["model_version"]]
+    out += [
+        f"{p['flagged']} / {p['audits']}" if p["audits"] < 1000 else num(p["audits"])
+        for p in risk["operating_points_in_force"]
+    ]
+    out += [
+        f"{p['threshold']:.3f}"
+        for points in risk["shipped_operating_points"].values()
+        for p in points
+        if p["threshold"] is not None
+    ]
     return out
 
 
@@ -67,7 +79,7 @@ def test_csv_has_every_figure(rendered, report_dict) -> None:
 def test_html_is_self_contained_with_the_figures(rendered, report_dict) -> None:
     html = rendered["html"].decode("utf-8")
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
-    assert len(images) == 5
+    assert len(images) == 6
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
     assert not re.search(r'(src|href)="(?!data:|https?://|#)', html)  # nothing local to fetch
     assert "<link" not in html and "<script" not in html
@@ -77,6 +89,7 @@ def test_html_is_self_contained_with_the_figures(rendered, report_dict) -> None:
         "Executive summary",
         "Charts",
         "Worst audits",
+        "Calibrated risk and operating points",
         "Methodology",
         "Audit-trail integrity",
     ):
@@ -96,6 +109,7 @@ def test_pdf_renders_and_shows_the_json_figures(rendered, report_dict) -> None:
         "Executive summary",
         "Charts",
         "Worst audits",
+        "Calibrated risk and operating points",
         "Methodology",
         "Versions and sources",
         "Audit-trail integrity",
@@ -103,7 +117,7 @@ def test_pdf_renders_and_shows_the_json_figures(rendered, report_dict) -> None:
         assert section in flat
     assert report_dict["integrity"]["statement"][:60] in flat
     images = [o for p in pages for o in p.get_objects() if o.type == pdfium.raw.FPDF_PAGEOBJ_IMAGE]
-    assert len(images) == 5  # the five charts
+    assert len(images) == 6  # the six charts
     for page in pages[:2]:  # rendered: real ink on the summary and the first chart page
         img = page.render(scale=0.5).to_pil().convert("L")
         dark = sum(img.histogram()[:128])
