@@ -258,34 +258,70 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     if cr.rule.applies_to.relation == "overruledBy":
         return _overrule_claims(info, cr, subjects, kb, domain, from_context)
     objects = info.mentions_of(cr.object_types)
-    hub = subjects[0]
-    base = info.sentence.start
-    hub_clause = clause_at(info.text, hub[0].start - base) if hub[0].start >= base else None
+    paired = not from_context and not (cr.subject_types & cr.object_types)
     out = []
     for om, oid in objects:
-        if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
-            continue
-        if (
-            hub_clause is not None
-            and not hub_clause[0] <= om.start - base < hub_clause[1]
-            and not _joined(info, hub[0], om)
-        ):
-            continue  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
-        if _is_former(info, om, objects):
-            continue  # "switched from the litas to the euro": the litas is not claimed current
-        c = _base(
-            info,
-            cr,
-            hub,
-            kb,
-            domain,
-            oid,
-            kb.entity(oid).label if kb.entity(oid) else om.text,
-            om.start,
-        )
-        c.date = _claim_date(info, om.start)
-        out.append(c)
+        # "Metformin treats diabetes and lisinopril treats hypertension": with several named
+        # subjects of another type than the object, each object goes to its nearest subject
+        # (and to the subjects listed with it: "ibuprofen and naproxen treat pain")
+        for hub in _hubs_for(info, subjects, om) if paired else [subjects[0]]:
+            c = _entity_claim(info, cr, hub, om, oid, objects, kb, domain)
+            if c is not None:
+                out.append(c)
     return out
+
+
+def _hubs_for(
+    info: SentenceInfo, subjects: list[tuple[Mention, str]], om: Mention
+) -> list[tuple[Mention, str]]:
+    named = [s for s in subjects if s[0].end <= om.start or s[0].start >= om.end]
+    if len({eid for _, eid in named}) < 2:
+        return [subjects[0]]
+    before = [s for s in named if s[0].end <= om.start]
+    near = before[-1] if before else min(named, key=lambda s: s[0].start)
+    base = info.sentence.start
+    hubs = [near]
+    ordered = sorted(named, key=lambda s: s[0].start)
+    i = ordered.index(near)
+    for step in (-1, 1):  # widen to a plain list around the nearest subject
+        j = i
+        while 0 <= j + step < len(ordered):
+            a, b = sorted((ordered[j], ordered[j + step]), key=lambda s: s[0].start)
+            if not _LIST_GAP.fullmatch(info.text[a[0].end - base : b[0].start - base]):
+                break
+            j += step
+            hubs.append(ordered[j])
+    return sorted(hubs, key=lambda s: s[0].start)
+
+
+_LIST_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&|as well as)\s+)?|\s*,\s*", re.I)
+
+
+def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[no-untyped-def]
+    base = info.sentence.start
+    hub_clause = clause_at(info.text, hub[0].start - base) if hub[0].start >= base else None
+    if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
+        return None
+    if (
+        hub_clause is not None
+        and not hub_clause[0] <= om.start - base < hub_clause[1]
+        and not _joined(info, hub[0], om)
+    ):
+        return None  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
+    if _is_former(info, om, objects):
+        return None  # "switched from the litas to the euro": the litas is not claimed current
+    c = _base(
+        info,
+        cr,
+        hub,
+        kb,
+        domain,
+        oid,
+        kb.entity(oid).label if kb.entity(oid) else om.text,
+        om.start,
+    )
+    c.date = _claim_date(info, om.start)
+    return c
 
 
 def _joined(info: SentenceInfo, a: Mention, b: Mention) -> bool:

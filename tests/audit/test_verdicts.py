@@ -53,6 +53,24 @@ ROWS = [
         None,
     ),
     (
+        "interaction-safely-combined",
+        "medical",
+        "2025-01-15",
+        "Aspirin can be safely combined with warfarin.",
+        "MED-INTERACT",
+        "contradicted",
+        "negation_flip",
+    ),
+    (
+        "interaction-can-safely-take",
+        "medical",
+        "2025-01-15",
+        "You can safely take aspirin together with warfarin as long as you watch for bruising.",
+        "MED-INTERACT",
+        "contradicted",
+        "negation_flip",
+    ),
+    (
         "dose-no-label-max",
         "medical",
         "2025-01-15",
@@ -377,3 +395,30 @@ def test_caller_supplied_citations_are_checked(auditor_obj):
     outcomes = sorted(c.outcome for c in res.citations)
     assert outcomes == ["not_found", "verified", "verified"]
     assert all(c.caller_supplied for c in res.citations)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Metformin treats type 2 diabetes and lisinopril treats high blood pressure.",
+            {("drug:metformin", "supported"), ("drug:lisinopril", "supported")},
+        ),
+        (
+            "Also, metformin is used to treat type 2 diabetes, and atorvastatin is indicated "
+            "for high cholesterol.",
+            {("drug:metformin", "supported"), ("drug:atorvastatin", "supported")},
+        ),
+        (
+            "Ibuprofen and naproxen are used for rheumatoid arthritis.",
+            {("drug:ibuprofen", "supported"), ("drug:naproxen", "supported")},
+        ),
+    ],
+    ids=["two-clauses", "comma-and", "listed-subjects"],
+)
+def test_each_object_goes_to_its_own_subject(auditor_obj, text, expected):
+    """Several named drugs and conditions in one sentence: each condition is claimed of the
+    drug next to it (or of the drugs listed together), never of the sentence's first drug."""
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-01-15")
+    got = {(c.subject, c.verdict) for c in res.claims if c.rule_id == "MED-INDICATION"}
+    assert got == expected, [c.to_dict() for c in res.claims]
