@@ -432,8 +432,12 @@ def _same_clause(info: SentenceInfo, pos: int, cue_positions: list[int]) -> bool
 
 def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     out = []
+    base = info.sentence.start
     for f in info.frequencies:
         subj = _subject_for(info, f.start, f.end, subjects, from_context)
+        adjective = _DOSE_NOUN_AFTER.match(info.text, f.end - base)
+        if adjective and not kb.facts_about(subj[1], cr.rule.applies_to.relation or ""):
+            continue  # "the maximum daily dose of acetaminophen": a limit, not a schedule
         c = _base(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
         conds = [eid for _, eid in info.mentions_of(frozenset({"Condition"}))]
@@ -441,6 +445,13 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
             c.qualifiers["conditions"] = "|".join(conds)
         out.append(c)
     return out
+
+
+_DOSE_NOUN_AFTER = re.compile(
+    r"\s+(?:maximum\s+|max\.?\s+|total\s+|recommended\s+)?"
+    r"(?:doses?|dosages?|limits?|maximum|max|amounts?|intake|allowance|totals?)\b",
+    re.I,
+)
 
 
 def _status_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]

@@ -98,6 +98,27 @@ def verify_quantity(claim: Claim, rule: Rule, ctx: Context) -> None:
     if hits:
         support(claim, hits, kb, f"matches {len(hits)} graph fact(s)")
         return
+    other_period = [
+        f
+        for f in current
+        if f not in pool
+        and _same_unit_family(f, claim)
+        and _qualifiers_fit(f, claim)
+        and not _period_fits(f, claim)
+        and _matches(f, claim, rule)
+    ]
+    if other_period and "direction" not in claim.qualifiers:
+        # "colchicine 1.8 mg per day for gout flares": 1.8 mg is the label's maximum over one
+        # hour for a flare; the stated period differs, so the text cannot be judged either way
+        f = other_period[0]
+        unverifiable(
+            claim,
+            f"{claim.object} matches the graph's {_fmt(f)}, stated for another period; "
+            "the text's period cannot be checked against it",
+            other_period,
+            kb,
+        )
+        return
     if "direction" in claim.qualifiers and explicit and not _direction_ok(claim, pool, ctx):
         contradict(
             claim, pool, kb, "the stated direction of the change is wrong", "wrong_relation", rule
@@ -290,7 +311,10 @@ def _direction_ok(c: Claim, pool: list[Fact], ctx: Context) -> bool:
 def _classify(
     c: Claim, pool: list[Fact], all_facts: list[Fact], relation: str, rule: Rule, ctx: Context
 ) -> str:
-    if any(_matches(f, c, rule) for f in all_facts if f not in pool):
+    first, last, _ = claim_window(c, ctx.as_of)
+    if any(
+        _matches(f, c, rule) for f in all_facts if f not in pool and not valid_during(f, first, last)
+    ):
         return "outdated_fact"
     if any(_unit_slip(f, c) for f in pool):
         return "unit_error"

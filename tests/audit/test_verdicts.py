@@ -71,6 +71,33 @@ ROWS = [
         "negation_flip",
     ),
     (
+        "dose-other-period-not-contradicted",
+        "medical",
+        "2025-01-15",
+        "Colchicine max is 1.8 mg per day for gout flares.",
+        "MED-DOSE-MAX",
+        "unverifiable",
+        None,
+    ),
+    (
+        "daily-dose-is-not-a-schedule",
+        "medical",
+        "2025-01-15",
+        "The max daily dose of acetaminophen is 4000 mg.",
+        "MED-DOSE-FREQ",
+        None,
+        None,
+    ),
+    (
+        "daily-dose-of-a-weekly-drug",
+        "medical",
+        "2025-01-15",
+        "The maximum daily dose of methotrexate is 2.5 mg.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
         "dose-no-label-max",
         "medical",
         "2025-01-15",
@@ -365,6 +392,9 @@ def test_verdict(auditor_obj, domain, as_of, text, rule, verdict, htype):
         ]
         return
     mine = [c for c in res.claims if c.rule_id == rule]
+    if verdict is None:  # the rule must not make a claim of this text at all
+        assert not mine, [c.to_dict() for c in mine]
+        return
     assert mine, [c.to_dict() for c in res.claims]
     assert mine[0].verdict == verdict, mine[0].to_dict()
     assert mine[0].hallucination_type == htype
