@@ -47,7 +47,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "y",
         re.compile(
-            rf"\b(?P<prep>since|from|until|till|before|after|following|by|in|during|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
+            rf"\b(?P<prep>since|from|until|till|through|before|after|following|by|in|during|throughout|over|across|(?:for\s+)?(?:all|most|much)\s+of|at|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning|middle)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
             re.I,
         ),
     ),
@@ -66,6 +66,7 @@ _ROLE = {
     "effective": "since",
     "until": "until",
     "till": "until",
+    "through": "until",
     "before": "until",
     "by": "by",
     "after": "after",

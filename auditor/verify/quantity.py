@@ -10,6 +10,7 @@ value, plain numeric error).
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from auditor.types import Claim
@@ -95,6 +96,16 @@ def verify_quantity(claim: Claim, rule: Rule, ctx: Context) -> None:
         return
     pool = label_max if relation == "maxDose" else comparable
     hits = [f for f in pool if _matches(f, claim, rule)]
+    combined = None if hits else _combined_requirement(claim, kb)
+    if combined is not None:
+        # "the minimum total capital ratio is 10.5% including the conservation buffer": the
+        # claim is about the minimum plus the buffer, which the graph holds as its own entity
+        claim.subject, claim.subject_label = combined.id, combined.label
+        pool = [f for f in kb.facts_about(combined.id, relation) if valid_during(f, first, last)]
+        hits = [f for f in pool if _matches(f, claim, rule)]
+        if not pool:
+            unverifiable(claim, f"no {relation} fact for {combined.label} valid at {first}")
+            return
     if hits:
         support(claim, hits, kb, f"matches {len(hits)} graph fact(s)")
         return
@@ -195,6 +206,33 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
         support(
             claim, [f for f in facts if valid_during(f, first, last)], kb, "the rate did not change"
         )
+
+
+_INCLUDING = re.compile(r"\b(?:includ\w*|incl\.?|plus|on top of|with(?:out)?)\b|\+", re.I)
+
+
+def _combined_requirement(claim: Claim, kb):  # type: ignore[no-untyped-def]
+    """The graph's "<requirement> minimum plus <buffer>" entity when the claim's sentence
+    says the stated ratio includes that buffer; None otherwise (or for "without")."""
+    subj = kb.entity(claim.subject or "")
+    if subj is None or " minimum" not in subj.label:
+        return None
+    text = claim.text.lower()
+    m = _INCLUDING.search(text)
+    if m is None or m.group(0).lower() == "without":
+        return None
+    stem = subj.label.split(" minimum", 1)[0].lower() + " minimum plus "
+    for e in kb.entities_of_type(subj.type):
+        if e.id == subj.id or not e.label.lower().startswith(stem):
+            continue
+        part = e.label.lower()[len(stem) :]
+        for other in kb.entities_of_type(subj.type):
+            names = (other.label, *other.aliases)
+            if other.label.lower().split(" (")[0] == part and any(
+                re.search(rf"\b{re.escape(n.lower())}\b", text) for n in names
+            ):
+                return e
+    return None
 
 
 def _subjects(subject: str, relation: str, ctx: Context) -> list[str]:
