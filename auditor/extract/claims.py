@@ -306,6 +306,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         hub_clause is not None
         and not hub_clause[0] <= om.start - base < hub_clause[1]
         and not _joined(info, hub[0], om)
+        and not _is_header(info, hub[0])
     ):
         return None  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
     if _is_former(info, om, objects):
@@ -322,6 +323,20 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     )
     c.date = _claim_date(info, om.start)
     return c
+
+
+_HEADER_LEAD = re.compile(r"[\s\-*•#>]*(?:\d{1,2}[.)]\s*)?[\s*_]*")
+_HEADER_TAIL = re.compile(r"[^:;.!?]{0,40}?[*_]*\s*:\s")
+
+
+def _is_header(info: SentenceInfo, m: Mention) -> bool:
+    """The mention is a list item's label ("3. **Aspirin**: ...", "- Ibuprofen (Advil):"):
+    the topic of everything after the colon, whatever the clauses."""
+    base = info.sentence.start
+    start, end = m.start - base, m.end - base
+    return bool(
+        _HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end)
+    )
 
 
 def _joined(info: SentenceInfo, a: Mention, b: Mention) -> bool:
