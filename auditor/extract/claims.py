@@ -274,12 +274,17 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
 def _hubs_for(
     info: SentenceInfo, subjects: list[tuple[Mention, str]], om: Mention
 ) -> list[tuple[Mention, str]]:
-    named = [s for s in subjects if s[0].end <= om.start or s[0].start >= om.end]
+    base = info.sentence.start
+    named = [
+        s
+        for s in subjects
+        if (s[0].end <= om.start or s[0].start >= om.end)
+        and _CLAUSE_INITIAL.search(info.text[: s[0].start - base])
+    ]  # "Losartan is an ACE inhibitor used for ...": the class is a complement, not a subject
     if len({eid for _, eid in named}) < 2:
         return [subjects[0]]
     before = [s for s in named if s[0].end <= om.start]
     near = before[-1] if before else min(named, key=lambda s: s[0].start)
-    base = info.sentence.start
     hubs = [near]
     ordered = sorted(named, key=lambda s: s[0].start)
     i = ordered.index(near)
@@ -294,6 +299,11 @@ def _hubs_for(
     return sorted(hubs, key=lambda s: s[0].start)
 
 
+_CLAUSE_INITIAL = re.compile(
+    r"(?:^|[;:,.(]|\b(?:and|or|but|while|whereas|also|then)\b)[\s*_\-•]*"
+    r"(?:(?:the|a|an|also|then|both|either)\s+)?$",
+    re.I,
+)
 _LIST_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&|as well as)\s+)?|\s*,\s*", re.I)
 
 
@@ -447,12 +457,12 @@ def _same_clause(info: SentenceInfo, pos: int, cue_positions: list[int]) -> bool
 
 def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     out = []
-    base = info.sentence.start
     for f in info.frequencies:
         subj = _subject_for(info, f.start, f.end, subjects, from_context)
-        adjective = _DOSE_NOUN_AFTER.match(info.text, f.end - base)
-        if adjective and not kb.facts_about(subj[1], cr.rule.applies_to.relation or ""):
-            continue  # "the maximum daily dose of acetaminophen": a limit, not a schedule
+        if not kb.facts_about(subj[1], cr.rule.applies_to.relation or ""):
+            # the rule checks labelled schedules with a classic error (weekly methotrexate);
+            # "200 mg daily" of a drug without one is a dose period, not a schedule claim
+            continue
         c = _base(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
         conds = [eid for _, eid in info.mentions_of(frozenset({"Condition"}))]

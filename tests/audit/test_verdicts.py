@@ -489,8 +489,12 @@ def test_caller_supplied_citations_are_checked(auditor_obj):
             "Ibuprofen and naproxen are used for rheumatoid arthritis.",
             {("drug:ibuprofen", "supported"), ("drug:naproxen", "supported")},
         ),
+        (
+            "Losartan is an ACE inhibitor used for hypertension.",
+            {("drug:losartan", "supported")},
+        ),
     ],
-    ids=["two-clauses", "comma-and", "listed-subjects"],
+    ids=["two-clauses", "comma-and", "listed-subjects", "class-is-a-complement"],
 )
 def test_each_object_goes_to_its_own_subject(auditor_obj, text, expected):
     """Several named drugs and conditions in one sentence: each condition is claimed of the
