@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from auditor.extract.citations import find_citations
 from auditor.extract.claims import SubjectMemory, claims_for_sentence
@@ -23,11 +23,28 @@ from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
 from auditor.extract.quantities import find_quantities
 from auditor.extract.segment import Sentence, split_sentences
-from auditor.types import CitationRef, Claim, Mention
+from auditor.types import CitationRef, Claim, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|[a-z][.)])\s")
+
+
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_DAILY_COLUMN = re.compile(r"\b(?:daily|per day|a day|/\s*day|24[- ]hours?)\b", re.I)
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in row.strip().strip("|").split("|")]
+
+
+def _per_from_column(q: Quantity, sentence: Sentence, columns: list[str]) -> Quantity:
+    """A dose in a column headed "Max daily dose" is per day."""
+    col = sentence.text[: q.start - sentence.start].strip().lstrip("|").count("|")
+    if col < len(columns) and _DAILY_COLUMN.search(columns[col]):
+        return replace(q, per="day", per_hours=24.0)
+    return q
 
 
 @dataclass
@@ -73,7 +90,21 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
     starts = [s.start for s in sentences]
     infos: list[SentenceInfo] = []
     header = ""
-    for s in sentences:
+    columns: list[str] = []  # the header cells of the markdown table being read
+    row_columns: dict[int, list[str]] = {}
+    for k, s in enumerate(sentences):
+        if _TABLE_ROW.match(s.text):
+            if columns and not _TABLE_RULE.match(s.text):
+                # a row of a table: its cells are read under the column headers
+                # ("| Ibuprofen | 1,200 mg |" under "| Drug | Max daily dose (OTC) |")
+                infos.append(SentenceInfo(s, " ".join(columns) + ":"))
+                row_columns[k] = columns
+                continue
+            nxt = sentences[k + 1].text if k + 1 < len(sentences) else ""
+            columns = _cells(s.text) if _TABLE_RULE.match(nxt) else columns
+            infos.append(SentenceInfo(s, ""))
+            continue
+        columns = []
         if _LIST_ITEM.match(s.text):
             infos.append(SentenceInfo(s, header))
         else:
@@ -94,6 +125,8 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
     for q in find_quantities(text):
         i = index(q.start)
         if inside(i, q.start, q.end):
+            if i in row_columns and q.per is None:
+                q = _per_from_column(q, sentences[i], row_columns[i])
             infos[i].quantities.append(q)
     for d in find_dates(text):
         i = index(d.start)

@@ -23,7 +23,7 @@ ALPHABET = (
     st.sampled_from(
         list(
             "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-            ".,;:%$€§()[]-–—/'\"\n\t?!v"
+            ".,;:%$€§()[]-–—/'\"\n\t?!v|*#"
         )
     )
     | st.characters()
@@ -90,3 +90,21 @@ def test_quantity_parser_reads_every_well_formed_quantity(s):
 def test_date_parser_round_trips(d, fmt):
     found = find_dates("on " + fmt.format(d=d))
     assert found and found[0].first == d and found[0].precision == "day"
+
+
+@given(
+    st.lists(
+        st.lists(st.text(ALPHABET.filter(lambda c: c not in "|\n"), max_size=20), min_size=1,
+                 max_size=4),
+        min_size=1,
+        max_size=5,
+    ),
+    st.booleans(),
+)
+def test_markdown_tables_never_raise(auditor_obj, rows, with_rule):
+    """Arbitrary markdown tables (ragged rows, empty cells, missing rule line) audit cleanly."""
+    lines = ["| " + " | ".join(r) + " |" for r in rows]
+    if with_rule:
+        lines.insert(1, "|" + "---|" * len(rows[0]))
+    res = auditor_obj.audit("\n".join(lines), domain="medical")
+    assert all(0 <= c.start <= c.end for c in res.claims)

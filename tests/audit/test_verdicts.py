@@ -502,3 +502,21 @@ def test_each_object_goes_to_its_own_subject(auditor_obj, text, expected):
     res = auditor_obj.audit(text, domain="medical", as_of="2025-01-15")
     got = {(c.subject, c.verdict) for c in res.claims if c.rule_id == "MED-INDICATION"}
     assert got == expected, [c.to_dict() for c in res.claims]
+
+
+def test_markdown_table_rows_are_read_under_their_column_headers(auditor_obj):
+    """Chatbots answer with tables: each row's cells are claims under the column headers."""
+    text = (
+        "Here's a quick comparison:\n\n"
+        "| Drug | Max daily dose (OTC) | Notes |\n"
+        "|---|---|---|\n"
+        "| Ibuprofen | 1,200 mg | Avoid with warfarin |\n"
+        "| Naproxen | 1,000 mg | |\n"
+    )
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-01-15")
+    got = {(c.subject, c.rule_id, c.verdict) for c in res.claims}
+    assert ("drug:ibuprofen", "MED-DOSE-MAX", "supported") in got
+    assert ("drug:ibuprofen", "MED-INTERACT", "supported") in got
+    assert ("drug:naproxen", "MED-DOSE-MAX", "contradicted") in got  # OTC limit is 660 mg
+    row = next(c for c in res.claims if c.subject == "drug:naproxen")
+    assert text[row.start : row.end].startswith("| Naproxen")
