@@ -161,10 +161,34 @@ def find_quantities(text: str) -> list[Quantity]:
     for m in _MEASURE.finditer(text):
         if m.group("n3"):
             add(_measure(text, m, m.group("n3"), None, m.group("u3"), None))
+        elif m.group("u1") is None and _is_dated_year(text, m.start("n1"), m.group("n1")):
+            # "in December 2024 to 4.25%-4.50%": the year is a date, not a range's start
+            for m2 in _MEASURE.finditer(text, m.start("n2")):
+                if m2.group("n3"):
+                    add(_measure(text, m2, m2.group("n3"), None, m2.group("u3"), None))
+                else:
+                    add(_measure(text, m2, m2.group("n1"), m2.group("n2"), m2.group("u1"),
+                                 m2.group("u2")))  # fmt: skip
+                break
         else:
             add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
     found.sort(key=lambda q: q.start)
     return found
+
+
+_DATE_LEAD = re.compile(
+    r"(?:\b(?:in|since|of|during|by|from|until|year|jan\w*|feb\w*|mar\w*|apr\w*|may|jun\w*|"
+    r"jul\w*|aug\w*|sep\w*|oct\w*|nov\w*|dec\w*)\.?|\d{1,2},)\s*$",
+    re.I,
+)
+
+
+def _is_dated_year(text: str, start: int, n: str) -> bool:
+    """``n`` is a year written as part of a date ("December 2024", "in 2024")."""
+    return (
+        n.isdigit() and len(n) == 4 and 1800 <= int(n) <= 2100
+        and bool(_DATE_LEAD.search(text, max(0, start - 12), start))
+    )  # fmt: skip
 
 
 def _money(text: str, m: re.Match[str]) -> Quantity | None:

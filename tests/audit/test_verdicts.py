@@ -144,6 +144,15 @@ ROWS = [
         None,
     ),
     (
+        "rate-level-after-a-dated-year",
+        "finance",
+        "2025-06-01",
+        "The Fed lowered the federal funds rate by 25 bps in December 2024 to 4.25%-4.50%.",
+        "FIN-RATE-LEVEL",
+        "supported",
+        None,
+    ),
+    (
         "dose-no-label-max",
         "medical",
         "2025-01-15",
