@@ -221,7 +221,38 @@ def _base(
         claim.qualifiers.setdefault("mention", mention.text)
     if _PAST.search(clause) and not _PRESENT.search(clause):
         claim.qualifiers["tense"] = "past"
+    if _reported(info.text, anchor - base):
+        claim.qualifiers["framing"] = "reported"
     return claim
+
+
+# The author reports or refutes a statement instead of asserting it: "Some sources claim X,
+# but ...", "It is a myth that X", "If you read that X, that is incorrect".
+_ATTRIBUTED = re.compile(
+    r"\b(?:myths?|misconceptions?|misbeliefs?|mistakenly|wrongly|falsely|erroneously"
+    r"|(?:it\s+is|it's)\s+(?:not\s+true|false|untrue|wrong)\s+that"
+    r"|(?:some|many|a\s+few|several|most|patients|people|users|sources|websites|forums|others"
+    r"|rumou?rs?)\s+(?:\w+\s+){0,3}?(?:claim|believe|think|assume|say|suggest|insist)s?"
+    r"|if\s+you\s+(?:read|hear|see|saw|heard|were\s+told)|you\s+(?:may|might)\s+(?:have\s+)?"
+    r"(?:read|heard)|contrary\s+to\s+what)\b",
+    re.I,
+)
+_REFUTED_AFTER = re.compile(
+    r"^[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
+    r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b",
+    re.I,
+)
+_CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fact|instead)\b", re.I)
+
+
+def _reported(text: str, pos: int) -> bool:
+    """The statement at ``pos`` sits in a reporting or refuting frame of its sentence."""
+    starts = [m.end() for m in _CORRECTION.finditer(text, 0, max(0, pos))]
+    lead = text[starts[-1] if starts else 0 : max(0, pos)]
+    if _ATTRIBUTED.search(lead):
+        return True
+    nxt = _CORRECTION.search(text, pos)
+    return bool(_REFUTED_AFTER.match(text, pos, nxt.end() if nxt else len(text)))
 
 
 def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
@@ -246,12 +277,26 @@ def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
         c = _base(info, cr, subj, kb, domain, _format_quantity(q), None, q.start)
         c.quantity = q
         c.date = _claim_date(info, q.start)
+        if _DENIED_VALUE.search(info.text, max(0, q.start - base - 30), q.start - base):
+            c.negated = True  # "the maximum dose is not 8,000 mg"
         if cr.rule.applies_to.relation == "policyRate" and "direction" not in c.qualifiers:
             d = rate_direction(info.text)
             if d:
                 c.qualifiers["direction"] = d
         out.append(c)
     return out
+
+
+_DENIED_VALUE = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't|isn’t|aren’t)"
+    r"\s+(?:actually\s+|really\s+|just\s+)?$",
+    re.I,
+)
+_DENIED_MOVE = re.compile(
+    r"\b(?:did|does|do|has|have|had|will|would)\s*(?:not|n't|n’t)\s+(?:\w+\s+)?"
+    r"(?:raise|hike|increase|lift|cut|lower|reduce|ease|tighten|change|move|touch)",
+    re.I,
+)
 
 
 def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
@@ -513,6 +558,8 @@ def _none_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
     c = _base(info, cr, subj, kb, domain, direction, None, dates[0].start)
     c.qualifiers["direction"] = direction
     c.date = dates[0]
+    if _DENIED_MOVE.search(info.text):
+        c.negated = True  # "The Fed did not raise rates in 2020"
     return [c]
 
 

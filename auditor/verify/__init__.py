@@ -40,6 +40,15 @@ def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context)
         if verifier is None:
             continue  # citation / identifier / brand claims are verified where they are built
         verifier(claim, rule, ctx)
+        if claim.qualifiers.get("framing") == "reported" and claim.verdict != "unverifiable":
+            seen = [e if not isinstance(e, dict) else {**e, "role": "context"}
+                    for e in claim.evidence]  # fmt: skip
+            unverifiable(
+                claim,
+                "the text reports or refutes this statement rather than asserting it "
+                f"(the graph would have it {claim.verdict})",
+            )
+            claim.evidence = seen
 
 
 __all__ = ["VERIFIERS", "Context", "verify_claims"]

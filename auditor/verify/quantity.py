@@ -106,6 +106,16 @@ def verify_quantity(claim: Claim, rule: Rule, ctx: Context) -> None:
         if not pool:
             unverifiable(claim, f"no {relation} fact for {combined.label} valid at {first}")
             return
+    if claim.negated and "direction" not in claim.qualifiers:
+        if hits:
+            contradict(
+                claim, hits, kb, f"the text denies {claim.object}, but the graph has it",
+                "negation_flip", rule,
+            )  # fmt: skip
+        else:
+            support(claim, pool, kb, f"the text denies {claim.object}; the graph has "
+                    + "; ".join(_fmt(f) for f in pool[:3]))  # fmt: skip
+        return
     if hits:
         support(claim, hits, kb, f"matches {len(hits)} graph fact(s)")
         return
@@ -181,6 +191,14 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
                 moves.append((moved, f, prev[0]))
     want = claim.qualifiers["direction"]
     hits = [f for moved, f, _ in moves if moved == want]
+    if claim.negated:  # "The Fed did not raise rates in 2020"
+        if hits:
+            contradict(claim, hits, kb, f"the text says the rate did not move {want}, but it did",
+                       "negation_flip", rule)  # fmt: skip
+        else:
+            held = [f for _, f, _ in moves] or [f for f in facts if valid_during(f, first, last)]
+            support(claim, held, kb, f"the rate did not move {want} in that period")
+        return
     if hits:
         support(claim, hits, kb, f"the rate moved {want} in that period")
     elif moves:
