@@ -247,8 +247,8 @@ _CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fa
 
 def _reported(text: str, pos: int) -> bool:
     """The statement at ``pos`` sits in a reporting or refuting frame of its sentence."""
-    starts = [m.end() for m in _CORRECTION.finditer(text, 0, max(0, pos))]
-    lead = text[starts[-1] if starts else 0 : max(0, pos)]
+    pos = max(0, pos)
+    lead = text[clause_at(text, pos)[0] : pos]  # the frame must govern the claim's own clause
     if _ATTRIBUTED.search(lead):
         return True
     nxt = _CORRECTION.search(text, pos)
@@ -311,9 +311,31 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
         # (and to the subjects listed with it: "ibuprofen and naproxen treat pain")
         for hub in _hubs_for(info, subjects, om) if paired else [subjects[0]]:
             c = _entity_claim(info, cr, hub, om, oid, objects, kb, domain)
+            if c is None and not paired and not from_context:
+                # "Aspirin prevents heart attacks, and aspirin should not be combined with
+                # warfarin": the first drug's clause ends before the object; the party named
+                # in the object's own clause is the hub there
+                local = _local_hub(info, subjects, om, oid)
+                if local is not None and local[0] is not hub[0]:
+                    c = _entity_claim(info, cr, local, om, oid, objects, kb, domain)
             if c is not None:
                 out.append(c)
     return out
+
+
+def _local_hub(
+    info: SentenceInfo, subjects: list[tuple[Mention, str]], om: Mention, oid: str
+) -> tuple[Mention, str] | None:
+    base = info.sentence.start
+    a, b = clause_at(info.text, om.start - base)
+    return next(
+        (
+            s
+            for s in subjects
+            if s[1] != oid and s[0].end <= om.start and a <= s[0].start - base < b
+        ),
+        None,
+    )
 
 
 def _hubs_for(

@@ -216,6 +216,16 @@ ROWS = [
         "negation_flip",
     ),
     (
+        "frame-does-not-reach-the-next-clause",
+        "medical",
+        "2025-01-15",
+        "The myth that aspirin prevents all heart attacks persists, and aspirin should not be "
+        "combined with warfarin.",
+        "MED-INTERACT",
+        "supported",
+        None,
+    ),
+    (
         "dose-no-label-max",
         "medical",
         "2025-01-15",
