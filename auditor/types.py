@@ -86,6 +86,7 @@ class CitationRef:
     section: str | None = None
     scheme: str | None = None  # identifier scheme: isin, lei, iban, bic, cusip
     caller_supplied: bool = False
+    short_form: bool = False  # "Roe, 410 U.S. at 153": ``page`` is a pinpoint, not the first page
 
 
 @dataclass(slots=True)

@@ -114,6 +114,9 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
         if court is None and reporter in {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"}:
             court = "scotus"
         name, name_span = _case_name(text, start)
+        short = bool(_SHORT_FORM.search(text, start, end))
+        if short and name is None and (m := _SHORT_NAME.search(text, max(0, start - 60), start)):
+            name, name_span = m.group(1), (m.start(1), m.end(1))  # "See Roe, 410 U.S. at 153"
         first = name_span[0] if name_span else start
         last = max(end, paren_end)
         out.append(
@@ -129,9 +132,17 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
                 court=court,
                 case_name=name,
                 name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
+                short_form=short,
             )
         )
     return out
+
+
+_SHORT_FORM = re.compile(r"\s+at\s+\d", re.I)
+_SHORT_NAME = re.compile(
+    r"(?:^|[^\w.'’&-])(?:(?:See|Cf|Accord|Compare|But|Also|E\.g|Contra)\.?,?\s+(?:also\s+|see\s+)?)?"
+    r"(?!(?:See|Cf|Accord|Compare|But|Also|Contra)\b)([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}),\s*$"
+)
 
 
 def _statute_citations(text: str, offset: int) -> list[CitationRef]:

@@ -168,6 +168,8 @@ def check_case(
     )
     if ref.year:
         claim.object += f" ({ref.year})"  # type: ignore[operator]
+    if ref.short_form:
+        return _check_short_form(ref, kb, ix, claim)
     cid = ix.by_cite.get((ref.volume or 0, _reporter_key(ref.reporter or ""), ref.page or 0))
     named = ix.by_name.get(" ".join(_tokens(ref.case_name))) if ref.case_name else None
     named = named or named_hint
@@ -246,6 +248,27 @@ def check_case(
         contradict(claim, [], kb, why, "impossible_citation", rule)
         return claim, _check(ref, "impossible", why)
     unverifiable(claim, "well-formed citation, but no such case in the graph: it may be fabricated")
+    return claim, _check(ref, "not_found", claim.reason or "")
+
+
+def _check_short_form(
+    ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex, claim: Claim
+) -> tuple[Claim, CitationCheck]:
+    """A short-form citation ("Roe, 410 U.S. at 153") points into a case that starts on an
+    earlier page of the same volume; it is verified when the graph's case starting nearest
+    before the pinpoint is the one the short name names."""
+    key = (ref.volume or 0, _reporter_key(ref.reporter or ""))
+    starts = [(page, cid) for (v, r, page), cid in ix.by_cite.items() if (v, r) == key]
+    before = [(page, cid) for page, cid in starts if page <= (ref.page or 0)]
+    if before and ref.case_name:
+        page, cid = max(before)
+        if _same_case(ref.case_name, cid, kb):
+            claim.subject, claim.subject_label = cid, label_of(kb, cid)
+            facts = kb.facts_about(cid, "citation")
+            support(claim, facts, kb, f"a pinpoint in {label_of(kb, cid)}, which starts at "
+                    f"{ref.volume} {ref.reporter} {page}")  # fmt: skip
+            return claim, _check(ref, "verified", claim.reason or "")
+    unverifiable(claim, "a short-form citation whose case the graph cannot identify")
     return claim, _check(ref, "not_found", claim.reason or "")
 
 
