@@ -35,6 +35,7 @@ class KnowledgeBase:
         self._by_subject: dict[str, list[Fact]] = defaultdict(list)
         self._by_object: dict[str, list[Fact]] = defaultdict(list)
         self._by_predicate: dict[str, list[Fact]] = defaultdict(list)
+        self._by_type: dict[str, list[Entity]] | None = None  # built on first use
         for f in self.facts:
             self._by_subject[f.subject].append(f)
             self._by_predicate[f.predicate].append(f)
@@ -79,7 +80,12 @@ class KnowledgeBase:
         ]
 
     def entities_of_type(self, type_: str) -> list[Entity]:
-        return [e for e in self.entities.values() if e.type == type_]
+        if self._by_type is None:
+            by: dict[str, list[Entity]] = defaultdict(list)
+            for e in self.entities.values():
+                by[e.type].append(e)
+            self._by_type = dict(by)
+        return list(self._by_type.get(type_, ()))
 
     def search(self, query: str, *, domain: str | None = None, limit: int = 20) -> list[Entity]:
         """Entities whose label or an alias contains ``query`` (case-insensitive), best first."""
