@@ -384,10 +384,15 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         and not hub_clause[0] <= om.start - base < hub_clause[1]
         and not _joined(info, hub[0], om)
         and not _is_header(info, hub[0])
+        and not _elliptical(info, om, hub[0])
     ):
         return None  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
     if _is_former(info, om, objects):
         return None  # "switched from the litas to the euro": the litas is not claimed current
+    if om.of_type(frozenset({"DrugClass"})) and _COPULA_ARTICLE.fullmatch(
+        info.text[hub[0].end - base : om.start - base]
+    ):
+        return None  # "Sertraline is an SSRI": class membership, not an interaction
     c = _base(
         info,
         cr,
@@ -413,6 +418,29 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
     start, end = m.start - base, m.end - base
     return bool(
         _HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end)
+    )
+
+
+_COPULA_ARTICLE = re.compile(r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:\w+\s+)?", re.I)
+_ELLIPTICAL = re.compile(
+    r"^[\s,]*(?:and\s+|but\s+|so\s+)?(?:avoid|do\s+not|don'?t|never|not|no|should\s+not"
+    r"|shouldn'?t|must\s+not)\b[^,;:]*$",
+    re.I,
+)
+
+
+def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
+    """"Clopidogrel 75 mg daily; avoid omeprazole": a subjectless imperative clause right
+    after the hub's clause continues the hub's topic."""
+    base = info.sentence.start
+    a, _ = clause_at(info.text, om.start - base)
+    lead = info.text[a : om.start - base]
+    gap = info.text[hub.end - base : a]
+    return (
+        hub.end - base <= a
+        and len(gap) <= 60
+        and bool(_ELLIPTICAL.match(lead))
+        and not any(a <= m.start - base < om.start - base for m in info.mentions if m is not om)
     )
 
 

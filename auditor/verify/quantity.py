@@ -28,7 +28,10 @@ from knowledge_graphs.model import Fact
 from rules.schema import Rule
 
 _QUALIFIER_KEYS = ("status", "population", "product", "route")
-_DAILY_WORDS = ("day", "daily", "24 hour", "24-hour", "a 24", "per 24", "each day")
+_DAILY_WORDS = (
+    "day", "daily", "24 hour", "24-hour", "a 24", "per 24", "each day", "at bedtime",
+    "before bed", "nightly", "at night",
+)  # fmt: skip
 
 
 def verify_quantity(claim: Claim, rule: Rule, ctx: Context) -> None:

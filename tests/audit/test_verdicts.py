@@ -226,6 +226,33 @@ ROWS = [
         None,
     ),
     (
+        "elliptical-imperative-clause",
+        "medical",
+        "2025-01-15",
+        "Clopidogrel 75 mg daily; avoid omeprazole.",
+        "MED-INTERACT",
+        "supported",
+        None,
+    ),
+    (
+        "class-membership-is-not-an-interaction",
+        "medical",
+        "2025-01-15",
+        "Sertraline is an SSRI; do not combine with linezolid.",
+        "MED-INTERACT",
+        "supported",
+        None,
+    ),
+    (
+        "bedtime-dose-is-daily",
+        "medical",
+        "2025-01-15",
+        "For adults over 65, the maximum dose of zolpidem is 5 mg at bedtime.",
+        "MED-DOSE-MAX",
+        "supported",
+        None,
+    ),
+    (
         "dose-no-label-max",
         "medical",
         "2025-01-15",
@@ -629,3 +656,10 @@ def test_markdown_table_rows_are_read_under_their_column_headers(auditor_obj):
     assert ("drug:naproxen", "MED-DOSE-MAX", "contradicted") in got  # OTC limit is 660 mg
     row = next(c for c in res.claims if c.subject == "drug:naproxen")
     assert text[row.start : row.end].startswith("| Naproxen")
+
+
+def test_class_membership_makes_no_interaction_claim(auditor_obj):
+    res = auditor_obj.audit(
+        "Sertraline is an SSRI; do not combine with linezolid.", domain="medical"
+    )
+    assert [c.object for c in res.claims if c.rule_id == "MED-INTERACT"] == ["drug:linezolid"]
