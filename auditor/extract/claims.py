@@ -221,7 +221,7 @@ def _base(
         claim.qualifiers.setdefault("mention", mention.text)
     if _PAST.search(clause) and not _PRESENT.search(clause):
         claim.qualifiers["tense"] = "past"
-    if _reported(info.text, anchor - base):
+    if _reported(info.text, a, anchor - base):
         claim.qualifiers["framing"] = "reported"
     return claim
 
@@ -245,10 +245,11 @@ _REFUTED_AFTER = re.compile(
 _CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fact|instead)\b", re.I)
 
 
-def _reported(text: str, pos: int) -> bool:
-    """The statement at ``pos`` sits in a reporting or refuting frame of its sentence."""
+def _reported(text: str, clause_start: int, pos: int) -> bool:
+    """The statement at ``pos`` sits in a reporting or refuting frame of its sentence; the
+    frame must govern the claim's own clause (starting at ``clause_start``)."""
     pos = max(0, pos)
-    lead = text[clause_at(text, pos)[0] : pos]  # the frame must govern the claim's own clause
+    lead = text[clause_start:pos]
     if _ATTRIBUTED.search(lead):
         return True
     nxt = _CORRECTION.search(text, pos)

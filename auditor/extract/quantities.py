@@ -159,19 +159,13 @@ def find_quantities(text: str) -> list[Quantity]:
     for m in _BETWEEN.finditer(text):
         add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
     for m in _MEASURE.finditer(text):
-        if m.group("n3"):
-            add(_measure(text, m, m.group("n3"), None, m.group("u3"), None))
-        elif m.group("u1") is None and _is_dated_year(text, m.start("n1"), m.group("n1")):
+        if not m.group("n3") and m.group("u1") is None and _is_dated_year(
+            text, m.start("n1"), m.group("n1")
+        ):
             # "in December 2024 to 4.25%-4.50%": the year is a date, not a range's start
-            for m2 in _MEASURE.finditer(text, m.start("n2")):
-                if m2.group("n3"):
-                    add(_measure(text, m2, m2.group("n3"), None, m2.group("u3"), None))
-                else:
-                    add(_measure(text, m2, m2.group("n1"), m2.group("n2"), m2.group("u1"),
-                                 m2.group("u2")))  # fmt: skip
-                break
-        else:
-            add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
+            m = _MEASURE.search(text, m.start("n2"))
+        if m is not None:
+            add(_from_measure(text, m))
     found.sort(key=lambda q: q.start)
     return found
 
@@ -189,6 +183,12 @@ def _is_dated_year(text: str, start: int, n: str) -> bool:
         n.isdigit() and len(n) == 4 and 1800 <= int(n) <= 2100
         and bool(_DATE_LEAD.search(text, max(0, start - 12), start))
     )  # fmt: skip
+
+
+def _from_measure(text: str, m: re.Match[str]) -> Quantity | None:
+    if m.group("n3"):
+        return _measure(text, m, m.group("n3"), None, m.group("u3"), None)
+    return _measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2"))
 
 
 def _money(text: str, m: re.Match[str]) -> Quantity | None:
