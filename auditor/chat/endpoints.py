@@ -34,7 +34,18 @@ router = APIRouter(prefix="/v1", tags=["chat"])
 READY_WAIT_S = 8.0  # how long a request waits for the engine to load before a 503
 _SSE = {
     "text/event-stream": {
-        "schema": {"type": "string"},
+        # one server-sent event (OpenAPI 3.2 `itemSchema`): its `data` is a JSON
+        # chat.completion.chunk, and the last event's data is `[DONE]`
+        "itemSchema": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {
+                "data": {"type": "string"},
+                "event": {"type": "string"},
+                "id": {"type": "string"},
+                "retry": {"type": "integer"},
+            },
+        },
         "example": 'data: {"id": "chatcmpl-'
         '1", "object": "chat.completion.chunk", ...}\n\ndata: [DONE]\n\n',
     }

@@ -106,3 +106,18 @@ def test_openapi_is_complete(tmp_path: Path) -> None:
                  "VerifyReport", "Checkpoint"):
         assert schemas[name].get("examples"), f"{name} has no example"
 
+
+
+@pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
+def test_chat_completion_conforms_to_its_openapi(api_schema: Any, stream: bool) -> None:
+    """A valid chat request, streamed and not, checked against the documented responses
+    (the fuzzer reaches a 200 stream only by chance; each server-sent event must match)."""
+    operation = api_schema.find_operation_by_label("POST /v1/chat/completions")
+    case = operation.Case(
+        body={"model": "default", "stream": stream, "max_tokens": 8,
+              "messages": [{"role": "user", "content": "What is the maximum dose of ibuprofen?"}]},
+        media_type="application/json",
+    )
+    response = case.call_and_validate(headers={"Authorization": f"Bearer {TOKENS['admin']}"},
+                                      checks=CHECKS)
+    assert response.status_code == 200
