@@ -10,9 +10,7 @@ from typing import Any
 import click
 
 from auditor.errors import UsageError
-
-_DB = click.option("--db", "db_url", metavar="URL", default=None,
-                   help="SQLAlchemy URL of the trail (default: the settings' database).")
+from auditor.trail.cli import DB_OPTION
 
 
 def _use_db(db_url: str | None) -> str:
@@ -48,7 +46,7 @@ def log_config(level: str) -> dict[str, Any]:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
               help="Worker processes (use PostgreSQL, or SQLite on a local disk).")
-@_DB
+@DB_OPTION
 @click.option("--migrate/--no-migrate", default=True, show_default=True,
               help="Run the trail's migrations before serving.")
 @click.option("--log-level", default="info", show_default=True,
@@ -82,7 +80,7 @@ def keys_group() -> None:
 @click.option("--role", required=True, type=click.Choice(["viewer", "auditor", "admin"]),
               help="viewer: read; auditor: create + read; admin: also keys and tenants.")
 @click.option("--name", default=None, help="A label to recognise the key by.")
-@_DB
+@DB_OPTION
 def create_key_command(tenant: str, role: str, name: str | None, db_url: str | None) -> None:
     """Create an API key and print it once (it cannot be shown again)."""
     from auditor.api.keys import KeyStore
@@ -97,7 +95,7 @@ def create_key_command(tenant: str, role: str, name: str | None, db_url: str | N
 
 @keys_group.command("list")
 @click.option("--tenant", default=None, help="Only this tenant's keys.")
-@_DB
+@DB_OPTION
 def list_keys_command(tenant: str | None, db_url: str | None) -> None:
     """List keys (id, prefix, tenant, role, name, state); never the keys themselves."""
     from auditor.api.keys import KeyStore
@@ -110,7 +108,7 @@ def list_keys_command(tenant: str | None, db_url: str | None) -> None:
 
 @keys_group.command("revoke")
 @click.argument("key_id", type=int)
-@_DB
+@DB_OPTION
 def revoke_key_command(key_id: int, db_url: str | None) -> None:
     """Revoke the key with this id (see 'kgaudit keys list')."""
     from auditor.api.keys import KeyStore

@@ -8,6 +8,7 @@ import click
 import orjson
 
 from auditor.errors import GateFailed, UsageError
+from auditor.trail.cli import DB_OPTION
 
 
 @click.command("batch")
@@ -20,13 +21,7 @@ from auditor.errors import GateFailed, UsageError
     type=click.Path(dir_okay=False, path_type=Path),
     help="Results JSONL (appended to; a rerun skips the ids it already holds).",
 )
-@click.option(
-    "--db",
-    "db_url",
-    metavar="URL",
-    default=None,
-    help="SQLAlchemy URL of the audit trail (default: the settings' database).",
-)
+@DB_OPTION
 @click.option(
     "--domain",
     type=click.Choice(["finance", "medical", "legal", "auto"]),

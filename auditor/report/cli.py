@@ -10,6 +10,7 @@ import click
 
 from auditor.errors import KgauditError, UsageError
 from auditor.report import FORMATS
+from auditor.trail.cli import DB_OPTION
 
 
 def load_context(settings: Any) -> tuple[Any, Any, str | None]:
@@ -62,13 +63,7 @@ def checkpoint_key(settings: Any) -> bytes | None:
 @click.option(
     "--out", required=True, metavar="PATH", help="Where to write the report; - for standard output."
 )
-@click.option(
-    "--db",
-    "db_url",
-    metavar="URL",
-    default=None,
-    help="SQLAlchemy URL of the audit trail (default: the settings' database).",
-)
+@DB_OPTION
 @click.option(
     "--worst",
     type=click.IntRange(0, 100),

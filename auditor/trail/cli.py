@@ -10,8 +10,9 @@ import click
 
 from auditor.errors import DataError, GateFailed, UsageError
 
-_DB = click.option("--db", "db_url", metavar="URL", default=None,
-                   help="SQLAlchemy URL of the trail (default: the settings' database).")
+# the trail database option of every command that reads or writes the trail
+DB_OPTION = click.option("--db", "db_url", metavar="URL", default=None,
+                         help="SQLAlchemy URL of the audit trail (default: the settings' database).")
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
@@ -42,7 +43,7 @@ def trail_group() -> None:
 
 
 @trail_group.command("migrate")
-@_DB
+@DB_OPTION
 def migrate_command(db_url: str | None) -> None:
     """Create or upgrade the trail's schema (alembic upgrade head)."""
     trail = _trail(db_url)
@@ -51,7 +52,7 @@ def migrate_command(db_url: str | None) -> None:
 
 
 @trail_group.command("verify")
-@_DB
+@DB_OPTION
 @click.option("--checkpoint", "checkpoint_files", multiple=True,
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="An exported checkpoint JSON file to check the chain against (repeatable).")
@@ -96,7 +97,7 @@ def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], as_js
 
 
 @trail_group.command("checkpoint")
-@_DB
+@DB_OPTION
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the checkpoint JSON to this file (keep it outside the database).")
 def checkpoint_command(db_url: str | None, out: Path | None) -> None:
@@ -108,7 +109,7 @@ def checkpoint_command(db_url: str | None, out: Path | None) -> None:
 
 
 @trail_group.command("checkpoints")
-@_DB
+@DB_OPTION
 def checkpoints_command(db_url: str | None) -> None:
     """List the stored checkpoints as JSON."""
     _echo_json(_trail(db_url).checkpoints())
@@ -136,7 +137,7 @@ def _print_diff(d: dict[str, Any]) -> None:
 @click.option("--tenant", default="default", show_default=True)
 @click.option("--record", is_flag=True, help="Append the new result to the trail (the original "
               "record is never changed).")
-@_DB
+@DB_OPTION
 @_JSON
 def reaudit_command(audit_id: str, tenant: str, record: bool, db_url: str | None,
                     as_json: bool) -> None:
@@ -154,7 +155,7 @@ def reaudit_command(audit_id: str, tenant: str, record: bool, db_url: str | None
 @click.argument("old_id")
 @click.argument("new_id")
 @click.option("--tenant", default="default", show_default=True)
-@_DB
+@DB_OPTION
 @_JSON
 def diff_command(old_id: str, new_id: str, tenant: str, db_url: str | None, as_json: bool) -> None:
     """List claim-level differences between two stored audits."""
