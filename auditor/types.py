@@ -90,6 +90,39 @@ class CitationRef:
 
 
 @dataclass(slots=True)
+class Frame:
+    """What the extractor saw for one claim: the trigger that expresses the predicate, the
+    role of the value, the qualifier slots it resolved, and what is missing.
+
+    The verifier gives a verdict other than ``unverifiable`` only to an asserted frame with
+    nothing missing (``blocked()`` is None)."""
+
+    family: str  # max_dose | policy_rate | capital_requirement | reporting_threshold | ...
+    role: str | None = None  # maximum | start | usual | titration | own_figure | ...
+    trigger: str | None = None  # the words that expressed the predicate ("up to", "Maximum")
+    slots: dict[str, str] = field(default_factory=dict)  # resolved qualifiers
+    missing: tuple[str, ...] = ()  # why a verdict is impossible ("the period per dose or day")
+    not_asserted: str | None = None  # "a question, not an assertion", ...
+
+    def blocked(self) -> str | None:
+        """The reason no verdict can be given, or None when the frame is complete."""
+        if self.not_asserted:
+            return self.not_asserted
+        if self.missing:
+            return "; ".join(self.missing)
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"family": self.family, "role": self.role, "trigger": self.trigger}
+        out["slots"] = dict(sorted(self.slots.items()))
+        if self.missing:
+            out["missing"] = list(self.missing)
+        if self.not_asserted:
+            out["not_asserted"] = self.not_asserted
+        return out
+
+
+@dataclass(slots=True)
 class Claim:
     """One checkable statement: ``subject predicate object`` with qualifiers and a span."""
 
@@ -115,6 +148,7 @@ class Claim:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     hallucination_type: str | None = None
     citation_outcome: str | None = None
+    frame: Frame | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -139,6 +173,8 @@ class Claim:
             out["citation_outcome"] = self.citation_outcome
         if self.fuzzy_score is not None:
             out["fuzzy_link_score"] = round(self.fuzzy_score, 4)
+        if self.frame is not None:
+            out["frame"] = self.frame.to_dict()
         return out
 
 

@@ -20,6 +20,7 @@ from auditor.extract.context import SentenceInfo, compile_rule
 from auditor.extract.cues import find_frequencies
 from auditor.extract.dates import find_dates
 from auditor.extract.identifiers import find_identifiers
+from auditor.extract.layout import layout_sentences
 from auditor.extract.linker import Linker
 from auditor.extract.quantities import find_quantities
 from auditor.extract.segment import Sentence, split_sentences
@@ -27,16 +28,7 @@ from auditor.types import CitationRef, Claim, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)]|[a-z][.)])\s")
-
-
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _DAILY_COLUMN = re.compile(r"\b(?:daily|per day|a day|/\s*day|24[- ]hours?)\b", re.I)
-
-
-def _cells(row: str) -> list[str]:
-    return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
 def _per_from_column(q: Quantity, sentence: Sentence, columns: list[str]) -> Quantity:
@@ -89,27 +81,17 @@ def extract_claims(
 def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> list[SentenceInfo]:
     starts = [s.start for s in sentences]
     infos: list[SentenceInfo] = []
-    header = ""
-    columns: list[str] = []  # the header cells of the markdown table being read
     row_columns: dict[int, list[str]] = {}
-    for k, s in enumerate(sentences):
-        if _TABLE_ROW.match(s.text):
-            if columns and not _TABLE_RULE.match(s.text):
-                # a row of a table: its cells are read under the column headers
-                # ("| Ibuprofen | 1,200 mg |" under "| Drug | Max daily dose (OTC) |")
-                infos.append(SentenceInfo(s, " ".join(columns) + ":"))
-                row_columns[k] = columns
-                continue
-            nxt = sentences[k + 1].text if k + 1 < len(sentences) else ""
-            columns = _cells(s.text) if _TABLE_RULE.match(nxt) else columns
-            infos.append(SentenceInfo(s, ""))
-            continue
-        columns = []
-        if _LIST_ITEM.match(s.text):
-            infos.append(SentenceInfo(s, header))
+    for k, (s, lay) in enumerate(zip(sentences, layout_sentences(text, sentences), strict=True)):
+        if lay.kind == "table_row" and lay.columns:
+            # a row of a table: its cells are read under the column headers
+            # ("| Ibuprofen | 1,200 mg |" under "| Drug | Max daily dose (OTC) |")
+            infos.append(SentenceInfo(s, " ".join(lay.columns) + ":", layout=lay))
+            row_columns[k] = list(lay.columns)
+        elif lay.kind == "list_item":
+            infos.append(SentenceInfo(s, lay.list_header, layout=lay))
         else:
-            infos.append(SentenceInfo(s, ""))
-            header = s.text if s.text.rstrip().endswith(":") else ""
+            infos.append(SentenceInfo(s, "", layout=lay))
 
     def index(pos: int) -> int:
         return max(0, bisect.bisect_right(starts, pos) - 1)

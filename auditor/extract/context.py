@@ -8,6 +8,7 @@ from functools import cached_property
 
 from auditor.extract.cues import Frequency
 from auditor.extract.identifiers import Identifier
+from auditor.extract.layout import Layout
 from auditor.extract.segment import Sentence
 from auditor.types import CitationRef, DateRef, Mention, Quantity
 from rules.schema import Rule
@@ -25,6 +26,7 @@ class SentenceInfo:
     citations: list[CitationRef] = field(default_factory=list)
     identifiers: list[Identifier] = field(default_factory=list)
     frequencies: list[Frequency] = field(default_factory=list)
+    layout: Layout = field(default_factory=lambda: Layout("prose"))
 
     @cached_property
     def change_quantities(self) -> frozenset[int]:
