@@ -14,10 +14,17 @@ import itertools
 import re
 from collections.abc import Iterable
 
+from auditor.extract.claim_base import (
+    DENIED_VALUE,
+    base_claim,
+    claim_date,
+    format_quantity,
+    subject_for,
+)
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
-from auditor.extract.cues import is_negated, rate_direction
-from auditor.types import Claim, Mention, Quantity
+from auditor.extract.cues import rate_direction
+from auditor.types import Claim, Mention
 from knowledge_graphs.store import KnowledgeBase
 
 CONTEXT_WINDOW = 3  # sentences a subject stays "current" for back-references
@@ -27,14 +34,6 @@ _BACK_REFERENCE = re.compile(
     r"regulation|directive|act|law|rule|statute|case|decision|ruling|opinion|court|holding|rate|"
     r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
     re.I,
-)
-_PAST = re.compile(
-    r"\b(?:was|were|had|used\s+to|previously|formerly|before\s+that|until\s+then|"
-    r"back\s+then|at\s+the\s+time)\b",
-    re.I,
-)
-_PRESENT = re.compile(
-    r"\b(?:is|are|remains?|stands?|sits?|currently|now|today|still|has\s+been|have\s+been)\b", re.I
 )
 _PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)
 _EXPLETIVE = re.compile(
@@ -175,87 +174,6 @@ def _named_first(info: SentenceInfo, subjects: list[tuple[Mention, str]]) -> boo
     return bool(subjects) and subjects[0][0].start - info.sentence.start <= 12
 
 
-def _base(
-    info: SentenceInfo,
-    cr: CompiledRule,
-    subj: tuple[Mention, str],
-    kb: KnowledgeBase,
-    domain: str,
-    obj: str | None,
-    obj_label: str | None,
-    anchor: int,
-) -> Claim:
-    """A claim with the qualifiers and negation of the clause around ``anchor`` (text offset)."""
-    mention, eid = subj
-    ent = kb.entity(eid)
-    base = info.sentence.start
-    a, b = clause_at(info.text, max(0, anchor - base))
-    clause = info.text[a:b]
-    quals = cr.qualifiers_in(f"{info.header} {clause}" if info.header else clause)
-    claim = Claim(
-        text=info.text,
-        start=info.sentence.start,
-        end=info.sentence.end,
-        domain=domain,
-        rule_id=cr.rule.id,
-        subject=eid,
-        subject_label=ent.label if ent else mention.text,
-        predicate=cr.rule.applies_to.relation or cr.rule.check.type,
-        object=obj,
-        object_label=obj_label,
-        qualifiers=quals,
-        severity=cr.rule.severity,
-        fuzzy_score=mention.fuzzy_score,
-    )
-    if cr.asserts_absence(clause):
-        claim.negated = True
-        claim.qualifiers["asserts"] = "absence"
-    elif cr.rule.check.negation == "grammar" and cr.rule.check.type in {
-        "kg_relation",
-        "kg_status",
-        "kg_date",
-        "kg_frequency",
-    }:
-        claim.negated = is_negated(clause)
-    if ent is not None and mention.text != ent.label:
-        claim.qualifiers.setdefault("mention", mention.text)
-    if _PAST.search(clause) and not _PRESENT.search(clause):
-        claim.qualifiers["tense"] = "past"
-    if _reported(info.text, a, anchor - base):
-        claim.qualifiers["framing"] = "reported"
-    return claim
-
-
-# The author reports or refutes a statement instead of asserting it: "Some sources claim X,
-# but ...", "It is a myth that X", "If you read that X, that is incorrect".
-_ATTRIBUTED = re.compile(
-    r"\b(?:myths?|misconceptions?|misbeliefs?|mistakenly|wrongly|falsely|erroneously"
-    r"|(?:it\s+is|it's)\s+(?:not\s+true|false|untrue|wrong)\s+that"
-    r"|(?:some|many|a\s+few|several|most|patients|people|users|sources|websites|forums|others"
-    r"|rumou?rs?)\s+(?:\w+\s+){0,3}?(?:claim|believe|think|assume|say|suggest|insist)s?"
-    r"|if\s+you\s+(?:read|hear|see|saw|heard|were\s+told)|you\s+(?:may|might)\s+(?:have\s+)?"
-    r"(?:read|heard)|contrary\s+to\s+what)\b",
-    re.I,
-)
-_REFUTED_AFTER = re.compile(
-    r"^[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
-    r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b",
-    re.I,
-)
-_CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fact|instead)\b", re.I)
-
-
-def _reported(text: str, clause_start: int, pos: int) -> bool:
-    """The statement at ``pos`` sits in a reporting or refuting frame of its sentence; the
-    frame must govern the claim's own clause (starting at ``clause_start``)."""
-    pos = max(0, pos)
-    lead = text[clause_start:pos]
-    if _ATTRIBUTED.search(lead):
-        return True
-    nxt = _CORRECTION.search(text, pos)
-    return bool(_REFUTED_AFTER.match(text, pos, nxt.end() if nxt else len(text)))
-
-
 def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     dims = set(cr.rule.applies_to.dimensions)
     units = set(cr.rule.applies_to.units)
@@ -274,11 +192,11 @@ def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     ]
     out = []
     for q in qs:
-        subj = _subject_for(info, q.start, q.end, subjects, from_context)
-        c = _base(info, cr, subj, kb, domain, _format_quantity(q), None, q.start)
+        subj = subject_for(info, q.start, q.end, subjects, from_context)
+        c = base_claim(info, cr, subj, kb, domain, format_quantity(q), None, q.start)
         c.quantity = q
-        c.date = _claim_date(info, q.start)
-        if _DENIED_VALUE.search(info.text, max(0, q.start - base - 30), q.start - base):
+        c.date = claim_date(info, q.start)
+        if DENIED_VALUE.search(info.text, max(0, q.start - base - 30), q.start - base):
             c.negated = True  # "the maximum dose is not 8,000 mg"
         if cr.rule.applies_to.relation == "policyRate" and "direction" not in c.qualifiers:
             d = rate_direction(info.text)
@@ -288,11 +206,6 @@ def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     return out
 
 
-_DENIED_VALUE = re.compile(
-    r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't|isn’t|aren’t)"
-    r"\s+(?:actually\s+|really\s+|just\s+)?$",
-    re.I,
-)
 _DENIED_MOVE = re.compile(
     r"\b(?:did|does|do|has|have|had|will|would)\s*(?:not|n't|n’t)\s+(?:\w+\s+)?"
     r"(?:raise|hike|increase|lift|cut|lower|reduce|ease|tighten|change|move|touch)",
@@ -394,7 +307,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         info.text[hub[0].end - base : om.start - base]
     ):
         return None  # "Sertraline is an SSRI": class membership, not an interaction
-    c = _base(
+    c = base_claim(
         info,
         cr,
         hub,
@@ -404,7 +317,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         kb.entity(oid).label if kb.entity(oid) else om.text,
         om.start,
     )
-    c.date = _claim_date(info, om.start)
+    c.date = claim_date(info, om.start)
     return c
 
 
@@ -417,9 +330,7 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
     the topic of everything after the colon, whatever the clauses."""
     base = info.sentence.start
     start, end = m.start - base, m.end - base
-    return bool(
-        _HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end)
-    )
+    return bool(_HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end))
 
 
 _COPULA_ARTICLE = re.compile(r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:\w+\s+)?", re.I)
@@ -431,7 +342,7 @@ _ELLIPTICAL = re.compile(
 
 
 def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
-    """"Clopidogrel 75 mg daily; avoid omeprazole": a subjectless imperative clause right
+    """ "Clopidogrel 75 mg daily; avoid omeprazole": a subjectless imperative clause right
     after the hub's clause continues the hub's topic."""
     base = info.sentence.start
     a, _ = clause_at(info.text, om.start - base)
@@ -495,7 +406,7 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     for overruled_case, overruling_case in pairs:
         if overruled_case[1] == overruling_case[1]:
             continue
-        c = _base(
+        c = base_claim(
             info,
             cr,
             overruled_case,
@@ -523,8 +434,8 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
             continue
         if cues and not _same_clause(info, d.start, cues):
             continue  # "adopted in June 2019 and compliance was required by June 2020"
-        subj = _subject_for(info, d.start, d.end, subjects, from_context)
-        c = _base(
+        subj = subject_for(info, d.start, d.end, subjects, from_context)
+        c = base_claim(
             info,
             cr,
             subj,
@@ -554,12 +465,12 @@ def _same_clause(info: SentenceInfo, pos: int, cue_positions: list[int]) -> bool
 def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     out = []
     for f in info.frequencies:
-        subj = _subject_for(info, f.start, f.end, subjects, from_context)
+        subj = subject_for(info, f.start, f.end, subjects, from_context)
         if not kb.facts_about(subj[1], cr.rule.applies_to.relation or ""):
             # the rule checks labelled schedules with a classic error (weekly methotrexate);
             # "200 mg daily" of a drug without one is a dose period, not a schedule claim
             continue
-        c = _base(info, cr, subj, kb, domain, f.canonical, None, f.start)
+        c = base_claim(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
         conds = [eid for _, eid in info.mentions_of(frozenset({"Condition"}))]
         if conds:
@@ -578,9 +489,9 @@ _DOSE_NOUN_AFTER = re.compile(
 def _status_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     m = cr.cue_match(info.cue_text)
     anchor = info.sentence.start + (m.start() if m and not info.header else 0)
-    subj = _subject_for(info, anchor, anchor, subjects, from_context)
-    c = _base(info, cr, subj, kb, domain, m.group(0).lower() if m else None, None, anchor)
-    c.date = _claim_date(info, anchor)
+    subj = subject_for(info, anchor, anchor, subjects, from_context)
+    c = base_claim(info, cr, subj, kb, domain, m.group(0).lower() if m else None, None, anchor)
+    c.date = claim_date(info, anchor)
     return [c]
 
 
@@ -590,8 +501,8 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
         named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)]
         if not named:
             continue  # the identifier is the only mention: the citation check covers it
-        subj = _subject_for(info, ref.start, ref.end, named, from_context)
-        c = _base(info, cr, subj, kb, domain, ref.section, None, ref.start)
+        subj = subject_for(info, ref.start, ref.end, named, from_context)
+        c = base_claim(info, cr, subj, kb, domain, ref.section, None, ref.start)
         c.citation = ref
         out.append(c)
     return out
@@ -605,8 +516,8 @@ def _none_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
     dates = [d for d in info.dates if d.role != "current"]
     if not direction or not dates:
         return []
-    subj = _subject_for(info, dates[0].start, dates[0].end, subjects, from_context)
-    c = _base(info, cr, subj, kb, domain, direction, None, dates[0].start)
+    subj = subject_for(info, dates[0].start, dates[0].end, subjects, from_context)
+    c = base_claim(info, cr, subj, kb, domain, direction, None, dates[0].start)
     c.qualifiers["direction"] = direction
     c.date = dates[0]
     if _DENIED_MOVE.search(info.text):
@@ -623,77 +534,6 @@ _BUILDERS = {
     "literal": _literal_claims,
     "none": _none_claims,
 }
-_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
-_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
-_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
-_ATTACHES = re.compile(r"^\s*(?:(?:at|for|in|of|with|from|under)\s+(?:a|an|the)?\s*)?$", re.I)
-
-
-def is_change(info: SentenceInfo, q: Quantity) -> bool:
-    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
-    base = info.sentence.start
-    before = info.text[max(0, q.start - base - 20) : q.start - base]
-    if _CHANGE_UNIT.search(q.text):
-        return True
-    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)
-
-
-def _subject_for(
-    info: SentenceInfo,
-    start: int,
-    end: int,
-    subjects: list[tuple[Mention, str]],
-    from_context: bool,
-) -> tuple[Mention, str]:
-    """The subject a value belongs to: a mention right after it that it attaches to ("a 2.5%
-    capital conservation buffer", "$2,000 at a money services business"), else the closest
-    mention before it in the sentence, else the recalled subject, else the first after it."""
-    base = info.sentence.start
-    named = [s for s in subjects if s[0].start >= base]  # recalled mentions lie before the sentence
-    after = [
-        s
-        for s in named
-        if s[0].start >= end
-        and s[0].start - end <= 28
-        and _ATTACHES.match(info.text[end - base : s[0].start - base])
-    ]
-    if after:
-        return min(after, key=lambda s: s[0].start)
-    before = [s for s in named if s[0].end <= start]
-    if before:
-        return max(before, key=lambda s: s[0].end)
-    if from_context:
-        return subjects[0]
-    return min(named or subjects, key=lambda s: abs(s[0].start - start))
-
-
-def _claim_date(info: SentenceInfo, anchor: int):  # -> DateRef | None
-    """The date a claim is about: a date in its clause, else in the sentence; a year inside a
-    case citation dates the decision, and "after 14 September" in a present-tense sentence
-    dates an event, not the state the claim describes."""
-    cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
-    dates = [d for d in info.dates if not any(s <= d.start and d.end <= e for s, e in cited)]
-    base = info.sentence.start
-    a, b = clause_at(info.text, max(0, anchor - base))
-    local = [d for d in dates if a <= d.start - base < b]
-    clause = info.text[a:b]
-    if not local and _PRESENT.search(clause) and not _PAST.search(clause):
-        return next((d for d in dates if d.role == "current"), None)  # "... rate is 4%, after ..."
-    pool = local or dates
-    points = [d for d in pool if d.role not in {"current", "after"}]
-    if points:
-        return points[0]
-    return next((d for d in pool if d.role == "current"), None)
-
-
-def _format_quantity(q: Quantity) -> str:
-    def num(v: float) -> str:
-        return f"{v:g}" if abs(v) < 1e6 else f"{v:,.0f}"
-
-    val = num(q.value) + (f"–{num(q.value_max)}" if q.value_max is not None else "")
-    unit = {"percent": "%"}.get(q.unit or "", f" {q.unit}" if q.unit else "")
-    per = f" per {q.per}" if q.per else ""
-    return f"{val}{unit}{per}"
 
 
 def _dedupe(claims: list[Claim]) -> list[Claim]:

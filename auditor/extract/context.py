@@ -31,7 +31,7 @@ class SentenceInfo:
     @cached_property
     def change_quantities(self) -> frozenset[int]:
         """Start offsets of quantities that give the size of a change ("raised by 25 bp")."""
-        from auditor.extract.claims import is_change
+        from auditor.extract.claim_base import is_change
 
         return frozenset(q.start for q in self.quantities if is_change(self, q))
 

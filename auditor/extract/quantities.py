@@ -159,8 +159,10 @@ def find_quantities(text: str) -> list[Quantity]:
     for m in _BETWEEN.finditer(text):
         add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
     for m in _MEASURE.finditer(text):
-        if not m.group("n3") and m.group("u1") is None and _is_dated_year(
-            text, m.start("n1"), m.group("n1")
+        if (
+            not m.group("n3")
+            and m.group("u1") is None
+            and _is_dated_year(text, m.start("n1"), m.group("n1"))
         ):
             # "in December 2024 to 4.25%-4.50%": the year is a date, not a range's start
             m = _MEASURE.search(text, m.start("n2"))

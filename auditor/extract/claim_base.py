@@ -1,0 +1,181 @@
+"""The parts every claim builder shares: a claim with its clause's qualifiers, negation,
+tense and framing; the subject a value belongs to; the date a claim is about; change amounts."""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.clauses import clause_at
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.cues import is_negated
+from auditor.types import Claim, DateRef, Mention, Quantity
+from knowledge_graphs.store import KnowledgeBase
+
+_PAST = re.compile(
+    r"\b(?:was|were|had|used\s+to|previously|formerly|before\s+that|until\s+then|"
+    r"back\s+then|at\s+the\s+time)\b",
+    re.I,
+)
+_PRESENT = re.compile(
+    r"\b(?:is|are|remains?|stands?|sits?|currently|now|today|still|has\s+been|have\s+been)\b", re.I
+)
+
+
+def base_claim(
+    info: SentenceInfo,
+    cr: CompiledRule,
+    subj: tuple[Mention, str],
+    kb: KnowledgeBase,
+    domain: str,
+    obj: str | None,
+    obj_label: str | None,
+    anchor: int,
+) -> Claim:
+    """A claim with the qualifiers and negation of the clause around ``anchor`` (text offset)."""
+    mention, eid = subj
+    ent = kb.entity(eid)
+    base = info.sentence.start
+    a, b = clause_at(info.text, max(0, anchor - base))
+    clause = info.text[a:b]
+    quals = cr.qualifiers_in(f"{info.header} {clause}" if info.header else clause)
+    claim = Claim(
+        text=info.text,
+        start=info.sentence.start,
+        end=info.sentence.end,
+        domain=domain,
+        rule_id=cr.rule.id,
+        subject=eid,
+        subject_label=ent.label if ent else mention.text,
+        predicate=cr.rule.applies_to.relation or cr.rule.check.type,
+        object=obj,
+        object_label=obj_label,
+        qualifiers=quals,
+        severity=cr.rule.severity,
+        fuzzy_score=mention.fuzzy_score,
+    )
+    if cr.asserts_absence(clause):
+        claim.negated = True
+        claim.qualifiers["asserts"] = "absence"
+    elif cr.rule.check.negation == "grammar" and cr.rule.check.type in {
+        "kg_relation",
+        "kg_status",
+        "kg_date",
+        "kg_frequency",
+    }:
+        claim.negated = is_negated(clause)
+    if ent is not None and mention.text != ent.label:
+        claim.qualifiers.setdefault("mention", mention.text)
+    if _PAST.search(clause) and not _PRESENT.search(clause):
+        claim.qualifiers["tense"] = "past"
+    if reported(info.text, a, anchor - base):
+        claim.qualifiers["framing"] = "reported"
+    return claim
+
+
+# The author reports or refutes a statement instead of asserting it: "Some sources claim X,
+# but ...", "It is a myth that X", "If you read that X, that is incorrect".
+_ATTRIBUTED = re.compile(
+    r"\b(?:myths?|misconceptions?|misbeliefs?|mistakenly|wrongly|falsely|erroneously"
+    r"|(?:it\s+is|it's)\s+(?:not\s+true|false|untrue|wrong)\s+that"
+    r"|(?:some|many|a\s+few|several|most|patients|people|users|sources|websites|forums|others"
+    r"|rumou?rs?)\s+(?:\w+\s+){0,3}?(?:claim|believe|think|assume|say|suggest|insist)s?"
+    r"|if\s+you\s+(?:read|hear|see|saw|heard|were\s+told)|you\s+(?:may|might)\s+(?:have\s+)?"
+    r"(?:read|heard)|contrary\s+to\s+what)\b",
+    re.I,
+)
+_REFUTED_AFTER = re.compile(
+    r"^[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
+    r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b",
+    re.I,
+)
+_CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fact|instead)\b", re.I)
+
+
+def reported(text: str, clause_start: int, pos: int) -> bool:
+    """The statement at ``pos`` sits in a reporting or refuting frame of its sentence; the
+    frame must govern the claim's own clause (starting at ``clause_start``)."""
+    pos = max(0, pos)
+    lead = text[clause_start:pos]
+    if _ATTRIBUTED.search(lead):
+        return True
+    nxt = _CORRECTION.search(text, pos)
+    return bool(_REFUTED_AFTER.match(text, pos, nxt.end() if nxt else len(text)))
+
+
+DENIED_VALUE = re.compile(
+    r"\b(?:(?:is|are|was|were)\s+not|isn't|aren't|wasn't|weren't|isn’t|aren’t)"
+    r"\s+(?:actually\s+|really\s+|just\s+)?$",
+    re.I,
+)
+
+_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
+_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
+_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
+_ATTACHES = re.compile(r"^\s*(?:(?:at|for|in|of|with|from|under)\s+(?:a|an|the)?\s*)?$", re.I)
+
+
+def is_change(info: SentenceInfo, q: Quantity) -> bool:
+    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
+    base = info.sentence.start
+    before = info.text[max(0, q.start - base - 20) : q.start - base]
+    if _CHANGE_UNIT.search(q.text):
+        return True
+    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)
+
+
+def subject_for(
+    info: SentenceInfo,
+    start: int,
+    end: int,
+    subjects: list[tuple[Mention, str]],
+    from_context: bool,
+) -> tuple[Mention, str]:
+    """The subject a value belongs to: a mention right after it that it attaches to ("a 2.5%
+    capital conservation buffer", "$2,000 at a money services business"), else the closest
+    mention before it in the sentence, else the recalled subject, else the first after it."""
+    base = info.sentence.start
+    named = [s for s in subjects if s[0].start >= base]  # recalled mentions lie before the sentence
+    after = [
+        s
+        for s in named
+        if s[0].start >= end
+        and s[0].start - end <= 28
+        and _ATTACHES.match(info.text[end - base : s[0].start - base])
+    ]
+    if after:
+        return min(after, key=lambda s: s[0].start)
+    before = [s for s in named if s[0].end <= start]
+    if before:
+        return max(before, key=lambda s: s[0].end)
+    if from_context:
+        return subjects[0]
+    return min(named or subjects, key=lambda s: abs(s[0].start - start))
+
+
+def claim_date(info: SentenceInfo, anchor: int) -> DateRef | None:
+    """The date a claim is about: a date in its clause, else in the sentence; a year inside a
+    case citation dates the decision, and "after 14 September" in a present-tense sentence
+    dates an event, not the state the claim describes."""
+    cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
+    dates = [d for d in info.dates if not any(s <= d.start and d.end <= e for s, e in cited)]
+    base = info.sentence.start
+    a, b = clause_at(info.text, max(0, anchor - base))
+    local = [d for d in dates if a <= d.start - base < b]
+    clause = info.text[a:b]
+    if not local and _PRESENT.search(clause) and not _PAST.search(clause):
+        return next((d for d in dates if d.role == "current"), None)  # "... rate is 4%, after ..."
+    pool = local or dates
+    points = [d for d in pool if d.role not in {"current", "after"}]
+    if points:
+        return points[0]
+    return next((d for d in pool if d.role == "current"), None)
+
+
+def format_quantity(q: Quantity) -> str:
+    def num(v: float) -> str:
+        return f"{v:g}" if abs(v) < 1e6 else f"{v:,.0f}"
+
+    val = num(q.value) + (f"–{num(q.value_max)}" if q.value_max is not None else "")
+    unit = {"percent": "%"}.get(q.unit or "", f" {q.unit}" if q.unit else "")
+    per = f" per {q.per}" if q.per else ""
+    return f"{val}{unit}{per}"
