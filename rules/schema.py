@@ -20,6 +20,7 @@ ObjectKind = Literal[
 ]
 CheckType = Literal[
     "kg_quantity",
+    "kg_dose",
     "kg_relation",
     "kg_date",
     "kg_literal",

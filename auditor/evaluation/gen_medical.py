@@ -7,6 +7,7 @@ from datetime import date
 
 from auditor.evaluation.benchmark import Maker, fmt_num, kinds
 from auditor.extract.cues import canonical_frequency
+from auditor.extract.frames.dose_words import fact_population
 from knowledge_graphs.model import Fact
 from knowledge_graphs.store import KnowledgeBase
 
@@ -20,6 +21,17 @@ DOSE_TRUE = [
     "You can take up to {v} mg of {drug}{qual} per day.",
     "{Drug}{qual}: the most you should take is {v} mg per day.",
 ]
+DOSE_POPULATION = [
+    "The maximum daily dose of {drug}{qual} {pop} is {v} mg.",
+    "{Pop}, do not exceed {v} mg of {drug}{qual} in 24 hours.",
+    "{Pop}, the most {drug}{qual} you should take is {v} mg per day.",
+]
+POPULATION = {
+    "elderly": ["for adults 65 and older", "in elderly patients", "for older adults"],
+    "renal": ["in renal impairment", "for patients with kidney disease (CrCl below 30 mL/min)"],
+    "hepatic": ["in hepatic impairment", "for patients with liver disease"],
+    "pediatric": ["for children"],
+}
 STATUS = {
     "otc": [" (over the counter)", " sold over the counter", " OTC"],
     "rx": [" (prescription)", " by prescription", " at prescription strength"],
@@ -92,7 +104,13 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         f = rng.choice(doses)
         drug = _name(kb, f.subject, rng)
         v = f.value or 0.0
-        tpl = rng.choice(DOSE_TRUE)
+        pop = POPULATION.get(fact_population(f.qualifiers.get("population")))
+        if pop:  # a limit for a population: the sentence says for whom
+            phrase = rng.choice(pop)
+            tpl = rng.choice(DOSE_POPULATION).replace("{pop}", phrase)
+            tpl = tpl.replace("{Pop}", phrase[0].upper() + phrase[1:])
+        else:
+            tpl = rng.choice(DOSE_TRUE)
         qual = status_phrase(f)
         if not false:
             s = tpl.format(drug=drug, Drug=drug.capitalize(), v=fmt_num(v), qual=qual)
@@ -120,6 +138,7 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         ):
             return None
         od = _name(kb, other.subject, rng)
+        tpl = rng.choice(DOSE_TRUE)  # the other drug's sentence names no population
         s = tpl.format(drug=od, Drug=od.capitalize(), v=fmt_num(v), qual="")
         return s, "contradicted", kind, True
 

@@ -118,10 +118,14 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         i = index(f.start)
         if inside(i, f.start, f.end):
             infos[i].frequencies.append(f)
+    heading_mentions: dict[str, list[Mention]] = {}
     for info in infos:
         s = info.sentence
         info.citations = find_citations(s.text, s.start)
         info.identifiers = find_identifiers(s.text, s.start)
+        if info.layout.kind == "heading":
+            heading_mentions[info.layout.title] = info.mentions
+        info.heading_mentions = [heading_mentions.get(h, []) for h in reversed(info.layout.headings)]
     return infos
 
 

@@ -8,7 +8,7 @@ import re
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import is_negated
-from auditor.types import Claim, DateRef, Mention, Quantity
+from auditor.types import Claim, DateRef, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
 _PAST = re.compile(
@@ -69,7 +69,18 @@ def base_claim(
         claim.qualifiers["tense"] = "past"
     if reported(info.text, a, anchor - base):
         claim.qualifiers["framing"] = "reported"
+    claim.frame = Frame(claim.predicate, not_asserted=_not_asserted(info))
     return claim
+
+
+def _not_asserted(info: SentenceInfo) -> str | None:
+    """Headings and questions state nothing, whatever they name ("## Is Zantac still sold?")."""
+    lay = info.layout
+    if lay.kind == "heading":
+        return "a heading, not an assertion"
+    if lay.question:
+        return "a question, not an assertion"
+    return None
 
 
 # The author reports or refutes a statement instead of asserting it: "Some sources claim X,

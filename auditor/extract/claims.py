@@ -24,6 +24,7 @@ from auditor.extract.claim_base import (
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import rate_direction
+from auditor.extract.frames import FRAME_BUILDERS
 from auditor.types import Claim, Mention
 from knowledge_graphs.store import KnowledgeBase
 
@@ -127,12 +128,16 @@ def claims_for_sentence(
             # later mentions are complements
             subjects, from_context = [recalled, *subjects], True
         elif not subjects:
-            if recalled is None:
+            if recalled is not None:
+                subjects, from_context = [recalled], True
+            elif kind == "frequency" and (topic := _heading_topic(info, cr.subject_types)):
+                subjects, from_context = [topic], True  # "### Dosing" under "## Methotrexate"
+            elif cr.rule.applies_to.relation not in FRAME_BUILDERS:
                 continue
-            subjects, from_context = [recalled], True
-        if not cr.has_cue(info.cue_text):
+        builder = FRAME_BUILDERS.get(cr.rule.applies_to.relation or "")
+        if builder is None and not cr.has_cue(info.cue_text):
             continue
-        builder = _BUILDERS.get(kind)
+        builder = builder or _BUILDERS.get(kind)
         if builder is None:
             continue
         for claim in builder(info, cr, subjects, kb, domain, from_context):
@@ -151,6 +156,15 @@ def claims_for_sentence(
     else:
         memory.remember(index, info, all_subject_types)
     return _dedupe(out)
+
+
+def _heading_topic(info: SentenceInfo, types: frozenset[str]) -> tuple[Mention, str] | None:
+    """The one entity of ``types`` the nearest heading naming one is about."""
+    for mentions in info.heading_mentions:
+        found = [(m, eid) for m in mentions if (eid := m.of_type(types))]
+        if found:
+            return found[0] if len({e for _, e in found}) == 1 else None
+    return None
 
 
 def _pronoun_is_subject(info: SentenceInfo, subjects: list[tuple[Mention, str]]) -> bool:

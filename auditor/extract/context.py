@@ -27,6 +27,7 @@ class SentenceInfo:
     identifiers: list[Identifier] = field(default_factory=list)
     frequencies: list[Frequency] = field(default_factory=list)
     layout: Layout = field(default_factory=lambda: Layout("prose"))
+    heading_mentions: list[list[Mention]] = field(default_factory=list)  # innermost first
 
     @cached_property
     def change_quantities(self) -> frozenset[int]:

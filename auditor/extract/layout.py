@@ -34,7 +34,7 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _LABEL = re.compile(
     r"^\s*(?:[-*+\u2022]\s+|\d{1,2}[.)]\s+|[a-z][.)]\s+)?[*_]{0,2}"
-    r"(?P<label>[^:\n]{1,60}?)[*_]{0,2}\s*:(?:[*_]{0,2})\s+"
+    r"(?P<label>[^:\n]{1,100}?)[*_]{0,2}\s*:(?:[*_]{0,2})\s+"
 )
 _MARKUP = re.compile(r"[*_`>#]+")
 
@@ -53,6 +53,7 @@ class Layout:
     cell_texts: tuple[str, ...] = ()
     question: bool = False  # the sentence asks rather than asserts
     paragraph_lead: str = ""  # the first sentence of the paragraph or list item
+    title: str = ""  # a heading's own text (without markup)
 
     @property
     def assertive(self) -> bool:
@@ -111,7 +112,7 @@ def layout_sentences(text: str, sentences: list[Sentence]) -> list[Layout]:
             level = len(h.group(1)) if h else 7  # a bold line heads what follows it
             title = _clean(h.group(2) if h else bold.group(1))  # type: ignore[union-attr]
             heads = [(lv, t) for lv, t in heads if lv < level]
-            line = Layout("heading", headings, question=is_question(title))
+            line = Layout("heading", headings, question=is_question(title), title=title)
             out.append(line)
             heads.append((level, title))
             list_header, columns, lead = "", (), ""

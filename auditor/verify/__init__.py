@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from auditor.types import Claim
 from auditor.verify.common import Context, unverifiable
+from auditor.verify.dose import verify_dose
 from auditor.verify.literal import verify_frequency, verify_literal
 from auditor.verify.quantity import verify_quantity
 from auditor.verify.relation import verify_relation, verify_status
@@ -20,6 +21,7 @@ Verifier = Callable[[Claim, Rule, Context], None]
 
 VERIFIERS: dict[str, Verifier] = {
     "kg_quantity": verify_quantity,
+    "kg_dose": verify_dose,
     "kg_relation": verify_relation,
     "kg_status": verify_status,
     "kg_date": verify_date,
@@ -39,6 +41,10 @@ def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context)
         verifier = VERIFIERS.get(rule.check.type)
         if verifier is None:
             continue  # citation / identifier / brand claims are verified where they are built
+        blocked = claim.frame.blocked() if claim.frame is not None else None
+        if blocked:
+            unverifiable(claim, blocked)  # an incomplete frame or not an assertion
+            continue
         verifier(claim, rule, ctx)
         if claim.qualifiers.get("framing") == "reported" and claim.verdict != "unverifiable":
             seen = [e if not isinstance(e, dict) else {**e, "role": "context"}

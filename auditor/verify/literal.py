@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
 from auditor.extract.cues import canonical_frequency
 from auditor.types import Claim
@@ -91,24 +92,32 @@ def _indication_applies(indication: str | None, claim: Claim, kb: KnowledgeBase)
 
 
 _APPOSITION = re.compile(
-    r"\s*(?:\(|\((?:brand(?: name)?|generic(?: name)?|i\.e\.|also known as|also called|aka|or)[:,]?\s*|"
-    r",?\s*(?:(?:is|was|are)\s+(?:the\s+|a\s+)?(?:brand(?:\s+name)?\s+(?:of|for)\s+|"
-    r"(?:generic|chemical)\s+name\s+(?:of|for)\s+|marketed\s+as\s+|sold\s+as\s+)?|"
-    r"(?:also\s+|once\s+|formerly\s+|previously\s+)?(?:known|sold|marketed|called)(?:\s+over\s+the\s+counter)?\s+as|also\s+called|(?:which\s+)?contains|"
-    r"the\s+brand(?:\s+name)?\s+(?:of|for)|brand(?:\s+name)?)\s*)",
+    r"\s*(?:\((?:(?:brand(?:\s+name)?|generic(?:\s+name)?|i\.e\.|also\s+known\s+as|also\s+called|aka|or)"
+    r"[:,]?\s*)?"
+    r"|,?\s*(?:(?:is|was|are)\s+(?:the\s+|a\s+|an\s+)?(?:brand(?:\s+name)?\s+(?:of|for)\s+|"
+    r"(?:generic|chemical)\s+name\s+(?:of|for)\s+|marketed\s+as\s+|sold\s+as\s+)?"
+    r"|(?:(?:is|was|are)\s+)?(?:also\s+|once\s+|formerly\s+|previously\s+)?"
+    r"(?:known|sold|marketed|called)(?:\s+over\s+the\s+counter)?\s+as"
+    r"|also\s+called|(?:which\s+)?contains|the\s+brand(?:\s+name)?\s+(?:of|for)"
+    r"|brand(?:\s+name)?)\s*)",
     re.I,
 )
 
 
 def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str) -> list[Claim]:
     """ "Tylenol (ibuprofen)", "ibuprofen (Advil)", "Zocor is a brand of simvastatin": two names
-    put in apposition must denote the same drug (or one must be part of a combination)."""
+    put in apposition must denote the same drug (or one must be part of a combination).
+
+    Only names of single drugs count: a class ("NSAIDs (ibuprofen, naproxen)") or a list of
+    examples is not an apposition, and nothing is judged in a heading or a question."""
     out: list[Claim] = []
-    ms = [m for m in info.mentions if "Drug" in m.types]
+    if not info.layout.assertive:
+        return out
+    ms = [m for m in info.mentions if "Drug" in m.types and not is_class_mention(m, kb)]
     base = info.sentence.start
     for a, b in itertools.pairwise(ms):
         between = info.text[a.end - base : b.start - base]
-        if not _APPOSITION.fullmatch(between):
+        if not _APPOSITION.fullmatch(between) or ("(" in between and _opens_list(info, b)):
             continue
         ea, eb = a.candidates[0], b.candidates[0]
         generic, alias = (b, a) if _is_generic(a, kb) is False and _is_generic(b, kb) else (a, b)
@@ -138,6 +147,8 @@ def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str)
         if set(a.candidates) & set(b.candidates) or _combination(ea, eb, kb):
             support(claim, [], kb, f"{alias.text} is a name of {label_of(kb, alias.candidates[0])}")
             claim.evidence = [{**ev[0], "role": "supports"}]
+        elif a.fuzzy_score is not None or b.fuzzy_score is not None:
+            unverifiable(claim, "one of the two names was matched only approximately")
         else:
             contradict(
                 claim,
@@ -153,11 +164,24 @@ def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str)
     return out
 
 
+def _opens_list(info: SentenceInfo, b) -> bool:  # type: ignore[no-untyped-def]
+    """ "(ibuprofen, naproxen)": the parenthesis lists examples, not another name."""
+    base = info.sentence.start
+    return bool(re.match(r"\s*(?:,|/|\bor\b|\band\b)\s*\w", info.text[b.end - base : b.end - base + 8]))
+
+
 def _is_generic(m, kb: KnowledgeBase) -> bool:  # type: ignore[no-untyped-def]
     ent = kb.entity(m.candidates[0])
     return bool(ent) and m.text.lower() in {ent.label.lower(), ent.id.removeprefix("drug:")}
 
 
 def _combination(a: str, b: str, kb: KnowledgeBase) -> bool:
-    la, lb = label_of(kb, a).lower(), label_of(kb, b).lower()
-    return la in lb or lb in la
+    """One name is a combination product holding the other, or both name the same
+    components ("Naltrexone/bupropion" and "Naltrexone and Bupropion")."""
+    pa, pb = _components(label_of(kb, a)), _components(label_of(kb, b))
+    return pa <= pb or pb <= pa
+
+
+def _components(label: str) -> frozenset[str]:
+    parts = re.split(r"\s*(?:/|\+|,|;|\band\b|\bwith\b|-(?=[a-z]{4,}))\s*", label.lower())
+    return frozenset(p.strip() for p in parts if p.strip())

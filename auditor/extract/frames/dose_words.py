@@ -1,0 +1,278 @@
+"""The words that give a dose its role and its qualifiers (lexicon of the dose frame).
+
+Roles: ``maximum`` (the graph's maxDose facts can judge it), and the roles it cannot judge —
+``start``, ``usual``, ``titration``, ``maintenance``, ``per_dose``, ``adjusted``, ``loading``,
+``permitted`` (a dose someone may take, judged only when it exceeds every labelled maximum).
+
+>>> role_before("Start at 50 mg")
+('start', 'Start')
+>>> role_before("the maximum recommended dose is")
+('maximum', 'maximum')
+>>> role_before("increase by")
+('titration', 'increase')
+>>> population_of("Adults and children 12 years and older")
+'adult'
+>>> population_of("children under 12")
+'pediatric'
+"""
+
+from __future__ import annotations
+
+import re
+
+_MAX = (
+    r"max(?:imum|imal)?\b\.?|up\s+to|no\s+more\s+than|not\s+more\s+than|not\s+to\s+exceed|"
+    r"(?:do|does|should|must|can|will|may)\s*(?:not|n't|n’t)\s+(?:\w+\s+){0,2}?"
+    r"(?:exceed|go\s+(?:over|above|beyond)|(?:take|use|give|get|have|be\s+given)\s+more\s+than)|"
+    r"(?:never|don't|don’t)\s+(?:\w+\s+){0,2}?(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
+    r"limit(?:ed|s)?(?:\s+(?:it|intake|use|yourself|the\s+dose))?\s+(?:of|to|is|at)|"
+    r"(?:daily|dose|dosing|total|upper|label(?:'s)?|24[- ]hour)\s+(?:limit|cap|ceiling|maximum)|"
+    r"at\s+most|highest\s+(?:\w+\s+){0,2}?dose|ceiling|caps?\s+(?:\w+\s+){0,2}?at|capped\s+at|"
+    r"tops?\s+out\s+at|max(?:es)?\s+out\s+at|"
+    r"the\s+most\s+(?:\w+\s+){0,2}?(?:should|can|may)\s+(?:take|use|have|get)"
+)
+_ROLES: tuple[tuple[str, str], ...] = (
+    ("maximum", _MAX),
+    ("start", r"start(?:s|ed|ing)?|initial(?:ly)?|initiat\w*|begin(?:s|ning)?|first\s+dose|starter"),
+    ("titration", r"titrat\w*|uptitrat\w*|increas\w*|escalat\w*|step(?:ped|s)?\s+up|"
+     r"increments?|then|rais(?:e|ed|ing)\s+(?:it|the\s+dose)|\+"),
+    ("maintenance", r"maintenance|maintain\w*|target\s+dose"),
+    ("adjusted", r"reduc\w*|lower(?:ed|ing)?\s+(?:the\s+)?dose|decreas\w*|halv\w*|adjust\w*"),
+    ("loading", r"loading"),
+    ("usual", r"usual(?:ly)?|typical(?:ly)?|common(?:ly)?|standard|normal|average|"
+     r"(?<!maximum\s)(?<!max\s)recommended\s+(?:\w+\s+)?dose|dosed\s+at|regimen|"
+     r"take[sn]?|taking|give[sn]?|use[sd]?|administer\w*|prescribed|directions?"),
+    ("permitted", r"(?:can|may|could)\s+(?:safely\s+)?(?:take|use|have)|it'?s\s+(?:fine|ok|okay|safe)\s+to\s+take"),
+)  # fmt: skip
+_PURCHASE = re.compile(
+    r"\b(?:purchase|purchasing|sales?|buy(?:ing)?|dispens\w*|supply|package|pack|box|bottle|"
+    r"refills?|quantity\s+limits?)\b",
+    re.I,
+)
+_TITRATE_TO = re.compile(
+    r"(?:\b(?:increas\w*|titrat\w*|rais\w*|escalat\w*|build(?:ing)?\s+up|work(?:ing)?\s+up|"
+    r"then)\b|\bby\s+[\d.,]+\s*(?:mg|mcg|g|units?)\s+(?:every|each|per|a)\b)"
+    r"[^;:]*\bup\s+to\s*$",
+    re.I,
+)
+_ROLE_RE = re.compile(
+    "|".join(f"(?P<{name}>(?<![\\w]){pat})" for name, pat in _ROLES),
+    re.I,
+)
+# a role stated right after the value: "2,550 mg (maximum)", "800 mg per dose", "as a starting dose"
+_ROLE_AFTER = re.compile(
+    r"^[\s*_,(]*(?:(?P<maximum>max(?:imum)?\b|(?:is|as)\s+the\s+(?:\w+\s+)?(?:maximum|limit|ceiling|"
+    r"most|upper\s+limit)|daily\s+max(?:imum)?|or\s+less)"
+    r"|(?P<per_dose>per\s+dose|each\s+dose|a\s+dose|at\s+a\s+time|at\s+once|as\s+a\s+single\s+dose|"
+    r"single\s+dose|per\s+(?:tablet|capsule|injection|application|patch)|every\s+\d+(?:\s*(?:-|–|to)\s*\d+)?\s*"
+    r"(?:h|hrs?|hours?)\b|q\d+h|(?:once|twice|three\s+times|four\s+times|\d\s*times)\s+(?:a|per|each)\s+day|"
+    r"(?:twice|three\s+times|four\s+times)\s+daily|b\.?i\.?d|t\.?i\.?d|q\.?i\.?d)"
+    r"|(?P<start>(?:as\s+(?:a|the)\s+)?start(?:ing)?\s+dose|to\s+start|initially)"
+    r"|(?P<usual>as\s+(?:a|the)\s+usual|usual\s+dose))",
+    re.I,
+)
+
+
+def role_before(lead: str, clause: str = "") -> tuple[str, str] | None:
+    """The role the words closest before a value give it, and those words; ``clause`` is the
+    whole clause before the value (for "increase by 25 mg every 3 days up to 100 mg")."""
+    last = None
+    for m in _ROLE_RE.finditer(lead):
+        last = m
+    if last is None or last.lastgroup is None:
+        return None
+    role, words = last.lastgroup, last.group(0).strip()
+    if role == "maximum" and _PURCHASE.search(lead[max(0, last.start() - 30) : last.end() + 5]):
+        return "purchase_limit", words  # "purchase limits of 3.6 g per day": not a dose
+    if role == "maximum" and words.lower() == "up to" and _TITRATE_TO.search(clause or lead):
+        return "titration", words  # "increase by 25 mg every 3 days up to 100 mg/day"
+    return role, words
+
+
+def role_after(tail: str) -> tuple[str, str] | None:
+    m = _ROLE_AFTER.match(tail)
+    if m is None or m.lastgroup is None:
+        return None
+    return m.lastgroup, m.group(m.lastgroup).strip()
+
+
+def role_in_label(label: str) -> tuple[str, str] | None:
+    """A role named by a list label, row label, column header or heading ("Maximum",
+    "Starting dose", "Max daily dose (OTC)", "Titration")."""
+    found = role_before(label)
+    if found is None:
+        return None
+    role, words = found
+    if role == "usual" and not re.search(r"usual|typical|common|standard|normal|dose", label, re.I):
+        return None  # "Take with food" in a label is a direction, not a role
+    return role, words
+
+
+ROLE_REASON = {
+    "purchase_limit": "a purchase or dispensing limit, not a dose",
+    "start": "a starting dose; the graph records maximum doses",
+    "usual": "a usual dose or dosing direction; the graph records maximum doses",
+    "titration": "a titration step; the graph records maximum doses",
+    "maintenance": "a maintenance dose; the graph records maximum doses",
+    "per_dose": "a single dose or dosing direction; the graph records maximum doses",
+    "adjusted": "an adjusted dose; the graph records maximum doses",
+    "loading": "a loading dose; the graph records maximum doses",
+}
+
+# -- what kind of number it is --------------------------------------------------------------
+
+STRENGTH_AFTER = re.compile(
+    r"^\s*(?:-|\s)?(?:\)\s*)?(?:tablets?|tabs?|caplets?|capsules?|pills?|softgels?|gelcaps?|"
+    r"strength|vials?|patch(?:es)?|lozenges?|chewables?|suppositor(?:y|ies)|"
+    r"(?:oral\s+)?(?:solution|suspension|injection|pen|syringe|ampoule)s?|dose\s+form)\b",
+    re.I,
+)
+STRENGTH_BEFORE = re.compile(
+    r"(?:strength|tablets?\s+of|caplets?\s+of|capsules?\s+of|contain(?:s|ing)?|comes?\s+in|"
+    r"available\s+(?:as|in)|supplied\s+as|each\s+(?:tablet|caplet|capsule|pill)\s+(?:has|contains|is))"
+    r"\s*[(*_]*\s*$",
+    re.I,
+)
+STRENGTH_COLUMN = re.compile(
+    r"\b(?:product|strength|form(?:ulation)?|tablet|presentation|package|pack)\b", re.I
+)
+PER_WEIGHT_AFTER = re.compile(r"^\s*(?:/|per)\s*(?:kg|kilogram|m2|m²|square\s+met)", re.I)
+BODY_WEIGHT = re.compile(r"\d\s*(?:kg|kilograms?)\b", re.I)
+LAB_AFTER = re.compile(r"^\s*/\s*(?:min|dl|l\b|1\.73)|^\s*(?:mmol|mL/min)", re.I)
+COMBINATION_AFTER = re.compile(r"^\s*/\s*[\d.]")
+COMBINATION_BEFORE = re.compile(r"\d\s*(?:mg|mcg|g)?\s*/\s*$", re.I)
+
+# -- qualifiers ------------------------------------------------------------------------------
+
+_ADULT_OTC_AGE = re.compile(
+    r"\b(?:children|kids|adolescents)?\s*(?:aged?\s+)?12\s*(?:years?|yrs?)?(?:\s+of\s+age)?\s*"
+    r"(?:and|or|&)\s*(?:older|over|up|above)",
+    re.I,
+)
+_PEDIATRIC = re.compile(
+    r"\b(?:child(?:ren|'s)?|kids?|pediatric|paediatric|infants?'?|toddlers?|neonat\w*|newborns?|"
+    r"bab(?:y|ies)|adolescents?|teens?|(?:under|younger\s+than|below)\s+(?:age\s+)?\d{1,2}"
+    r"(?:\s*(?:years?|yrs?))?|\d{1,2}\s*(?:to|-|–)\s*\d{1,2}\s*(?:years?|yrs?))\b",
+    re.I,
+)
+_ELDERLY = re.compile(
+    r"\b(?:elderly|older\s+(?:adults?|patients?|people)|geriatric|seniors?|"
+    r"(?:aged?\s+)?(?:6[05]|7[05]|80)\s*(?:years?\s*)?(?:and|or|&)\s*(?:older|over|above)|"
+    r"(?:over|above|older\s+than)\s+(?:age\s+)?(?:6[05]|7[05]|80))\b",
+    re.I,
+)
+_RENAL = re.compile(
+    r"\b(?:renal(?:\s+(?:impairment|disease|failure|function|dosing))?|kidney\s+(?:function|disease|"
+    r"impairment|failure|problems?)|CrCl|creatinine\s+clearance|e?GFR|dialysis|ESRD|CKD)\b",
+    re.I,
+)
+_HEPATIC = re.compile(
+    r"\b(?:hepatic\s+(?:impairment|disease|dysfunction)|liver\s+(?:disease|impairment|problems?|"
+    r"dysfunction|cirrhosis)|cirrhosis|Child[- ]Pugh)\b",
+    re.I,
+)
+_WEIGHT_AT_LEAST = re.compile(
+    r"(?:≥|>=|at\s+least|over|more\s+than|weighing)\s*(\d+)\s*kg|(\d+)\s*kg\s+(?:or|and)\s+"
+    r"(?:more|over|above)",
+    re.I,
+)
+_WEIGHT_UNDER = re.compile(r"(?:<|under|less\s+than|below)\s*(\d+)\s*kg", re.I)
+_ADULT = re.compile(r"\badults?\b", re.I)
+
+
+def population_of(text: str) -> str | None:
+    """The population a dose statement is restricted to: pediatric, elderly, renal, hepatic,
+    ``adult>=N kg``, ``<N kg``, adult — or None when the text names none."""
+    if _RENAL.search(text):
+        return "renal"
+    if _HEPATIC.search(text):
+        return "hepatic"
+    if m := _WEIGHT_UNDER.search(text):
+        return f"<{m.group(1)} kg"
+    stripped = _ADULT_OTC_AGE.sub(" adults ", text)
+    if _PEDIATRIC.search(stripped):
+        return "pediatric"
+    if _ELDERLY.search(text):
+        return "elderly"
+    if m := _WEIGHT_AT_LEAST.search(text):
+        return f"adult>={m.group(1) or m.group(2)} kg"
+    if _ADULT.search(stripped):
+        return "adult"
+    return None
+
+
+def fact_populations(text: str | None) -> set[str]:
+    """Every population a fact's wording covers ("adult >= 65, renally impaired, or < 50 kg")."""
+    if not text:
+        return {"adult"}
+    parts = re.split(r",\s*(?:or\s+)?|\s+or\s+", text)
+    out = {fact_population(p if re.search(r"[a-z]", p, re.I) else f"adult {p}") for p in parts}
+    return out or {"adult"}
+
+
+def fact_population(text: str | None) -> str:
+    """The graph's population wording, normalised like :func:`population_of`."""
+    if not text:
+        return "adult"
+    t = text.lower()
+    if m := re.search(r"<\s*(\d+)\s*kg", t):
+        return f"<{m.group(1)} kg"
+    if "debilitated" in t:
+        return "debilitated"
+    if "crcl" in t or "renal" in t or "kidney" in t or "gfr" in t:
+        return "renal"
+    if "hepatic" in t or "liver" in t:
+        return "hepatic"
+    if ">= 65" in t or "elderly" in t or "geriatric" in t:
+        return "elderly"
+    if m := re.search(r">=\s*(\d+)\s*kg", t):
+        return f"adult>={m.group(1)} kg"
+    if "pediatric" in t or "child" in t:
+        return "pediatric"
+    return "adult"
+
+
+_FORMULATIONS: tuple[tuple[str, str], ...] = (
+    ("extended-release", r"extended[- ]release|\bER\b|\bXR\b|\bXL\b|\bSR\b|\bCR\b|\bLA\b|"
+     r"sustained[- ]release|controlled[- ]release|long[- ]acting|once[- ]daily\s+formulation"),
+    ("delayed-release", r"delayed[- ]release|\bDR\b|enteric[- ]coated"),
+    ("immediate-release", r"immediate[- ]release|\bIR\b"),
+    ("intravenous", r"\bIV\b|intravenous(?:ly)?|infusion|injection\b|injectable|in\s+the\s+hospital"),
+    ("transdermal", r"patch(?:es)?|transdermal"),
+    ("liquid", r"liquid|suspension|oral\s+solution|syrup|elixir|drops"),
+    ("sublingual", r"sublingual"),
+)  # fmt: skip
+_FORM_RE = [(name, re.compile(pat, re.I)) for name, pat in _FORMULATIONS]
+
+
+def formulations_of(text: str) -> set[str]:
+    return {name for name, pat in _FORM_RE if pat.search(text)}
+
+
+NAMED_STRENGTH = re.compile(
+    r"\b(?:regular|extra|maximum|max|original|junior|children'?s|infants'?|"
+    r"arthritis|8\s*hr|12\s*hour|low[- ]dose|baby)\s+(?:strength|pain|dose)\b|\b8\s*HR\b",
+    re.I,
+)
+
+# another drug named as a condition of the dose ("with amiodarone", "if you take X")
+CONDITION_LEAD = re.compile(
+    r"(?:\bwith|\btaking|\btake|\bon|\bplus|\balongside|\bcombined\s+with|\btogether\s+with|"
+    r"\bwhile\s+(?:taking|on|using)|\bpatients\s+(?:taking|on|receiving)|\bconcomitant(?:ly)?"
+    r"(?:\s+with)?|\bco-?administ\w*(?:\s+with)?|\bif\s+(?:you(?:'re|\s+are)?\s+)?(?:also\s+)?"
+    r"(?:tak\w+|on|using))\s+(?:\w+\s+){0,2}$",
+    re.I,
+)
+DRUG_COLUMN = re.compile(
+    r"\b(?:drug|medication|medicine|generic|brand|agent|name|product|statin|nsaid|opioid)s?\b",
+    re.I,
+)
+__all__ = [
+    "ROLE_REASON",
+    "fact_population",
+    "formulations_of",
+    "population_of",
+    "role_after",
+    "role_before",
+    "role_in_label",
+]

@@ -1,0 +1,285 @@
+"""``kg_dose``: a stated maximum dose against the label's maximum-dose facts.
+
+Only a complete ``max_dose`` frame reaches this verifier (the frame gate sends the rest to
+``unverifiable``). The comparable facts are those of the drug, valid at the claim's date, whose
+population, OTC/Rx status, formulation, strength, indication and co-medication agree with
+what the text states (a slot the text leaves open accepts any fact). Then:
+
+* supported — the value equals a comparable labelled maximum;
+* contradicted — every slot resolved, and the value disagrees with every comparable maximum
+  (a unit slip ×1000 is a ``unit_error``; a value that was right before a label change is
+  ``outdated_fact``);
+* unverifiable — nothing comparable, the label gives only a usual range, the text states no
+  period and the value matches nothing, or the value matches the label for another period.
+A name reached only by fuzzy matching never yields support.
+"""
+
+from __future__ import annotations
+
+from auditor.extract.frames.dose_words import fact_population, fact_populations
+from auditor.types import Claim
+from auditor.verify.common import (
+    Context,
+    claim_window,
+    contradict,
+    label_of,
+    support,
+    unverifiable,
+    valid_during,
+    value_text,
+)
+from knowledge_graphs.model import Fact
+from rules.schema import Rule
+
+_MASS_TO_MG = {"mg": 1.0, "mcg": 1e-3, "g": 1e3}
+_FORM_WORDS = {
+    "extended-release": ("extended-release", " er ", " xr", " xl", "sustained", " sr", " la)",
+                         "controlled", " cr)", "long-acting"),
+    "delayed-release": ("delayed-release", "enteric"),
+    "immediate-release": ("immediate-release",),
+    "intravenous": ("intravenous", "injection", "infusion"),
+    "transdermal": ("patch", "transdermal"),
+    "liquid": ("suspension", "solution", "liquid", "syrup"),
+    "sublingual": ("sublingual",),
+}  # fmt: skip
+_NON_ORAL_TABLET = ("extended", "sustained", "delayed", "patch", "injection", "intravenous",
+                    " xr", " xl", " er ", " sr", "suspension", "solution")  # fmt: skip
+
+
+def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
+    kb, q, frame = ctx.kb, claim.quantity, claim.frame
+    if q is None or claim.subject is None or frame is None:
+        unverifiable(claim, "no dose frame to check")
+        return
+    drug = label_of(kb, claim.subject)
+    all_facts = kb.facts_about(claim.subject, "maxDose")
+    if not all_facts:
+        unverifiable(claim, f"the graph has no maximum-dose fact for {drug}")
+        return
+    first, last, _ = claim_window(claim, ctx.as_of)
+    current = [f for f in all_facts if valid_during(f, first, last)]
+    if not current:
+        unverifiable(claim, f"no maximum-dose fact for {drug} valid at {first}", all_facts, kb)
+        return
+    slots = frame.slots
+    comparable, excluded_by = _comparable(current, slots, claim)
+    if not comparable:
+        unverifiable(claim, f"the graph has no maximum dose of {drug} for {excluded_by}",
+                     current, kb)  # fmt: skip
+        return
+    same_unit = [f for f in comparable if _unit_family(f) == _claim_family(claim)]
+    if not same_unit:
+        slips = [f for f in comparable if _unit_slip(f, claim)]
+        if slips and slots.get("period"):
+            contradict(claim, slips, kb, f"the value is stated in the wrong unit ({q.text!r}); "
+                       f"the label says {value_text(slips[0])}", "unit_error", rule)  # fmt: skip
+            return
+        unverifiable(claim, f"the graph states {drug}'s maximum in other units", comparable, kb)
+        return
+    labelled = [f for f in same_unit if f.qualifiers.get("kind", "label_maximum") == "label_maximum"]
+    period = slots.get("period")
+    in_period = [f for f in labelled if _period_ok(f, period)]
+    hits = [f for f in in_period if _matches(f, claim)]
+    if "population" not in slots:
+        # the text names no population: it speaks of adults in general, so a limit the label
+        # sets only for renal impairment, older adults or children neither supports nor refutes
+        general = [f for f in in_period if _general(f)]
+        special = [f for f in hits if not _general(f)]
+        hits = [f for f in hits if _general(f)]
+        if not hits and special and not claim.negated:
+            unverifiable(claim, f"{claim.object} is the label's maximum for "
+                         f"{_population_words(fact_population(special[0].qualifiers.get('population')))}"
+                         "; the text does not say the dose is for them", special, kb)  # fmt: skip
+            return
+        in_period = general or in_period
+    fuzzy = claim.fuzzy_score is not None
+    if claim.negated:
+        _denied(claim, rule, ctx, hits, in_period)
+        return
+    if hits:
+        if fuzzy:
+            unverifiable(claim, f"'{claim.qualifiers.get('mention', drug)}' is not a known drug "
+                         f"name (did you mean {drug}?); a misspelt name is not verified",
+                         hits, kb)  # fmt: skip
+            return
+        if frame.role == "permitted":
+            unverifiable(claim, "a dose within the labelled maximum; the text does not state the "
+                         "maximum itself", hits, kb)  # fmt: skip
+            return
+        support(claim, hits, kb, f"matches the labelled maximum ({value_text(hits[0])})")
+        return
+    if not labelled:
+        unverifiable(claim, "the label gives a usual dose range, not a maximum "
+                     f"({value_text(same_unit[0])})", same_unit, kb)  # fmt: skip
+        return
+    other_period = [f for f in labelled if not _period_ok(f, period) and _matches(f, claim)]
+    if other_period:
+        unverifiable(claim, f"{claim.object} matches the label's {value_text(other_period[0])}, "
+                     "stated for another period", other_period, kb)  # fmt: skip
+        return
+    if period is None:
+        unverifiable(claim, "the text does not say per dose or per day, so the value cannot "
+                     "be compared", labelled, kb)  # fmt: skip
+        return
+    if not in_period:
+        unverifiable(claim, f"the graph has no {period} maximum of {drug}", labelled, kb)
+        return
+    if fuzzy:
+        unverifiable(claim, f"'{claim.qualifiers.get('mention', drug)}' is not a known drug name "
+                     f"(did you mean {drug}?)", in_period, kb)  # fmt: skip
+        return
+    if frame.role == "permitted" and not all(_above(f, claim) for f in in_period):
+        unverifiable(claim, "a dose within the labelled maximum", in_period, kb)
+        return
+    htype = _classify(claim, in_period, all_facts, first, last)
+    shown = "; ".join(value_text(f) for f in in_period[:3])
+    contradict(claim, in_period, kb, f"the text says {q.text!r} but the label's maximum is "
+               f"{shown}", htype, rule)  # fmt: skip
+
+
+def _denied(claim: Claim, rule: Rule, ctx: Context, hits: list[Fact], pool: list[Fact]) -> None:
+    kb = ctx.kb
+    if hits:
+        contradict(claim, hits, kb, f"the text denies {claim.object}, but the label has it",
+                   "negation_flip", rule)  # fmt: skip
+    elif pool:
+        support(claim, pool, kb, f"the text denies {claim.object}; the label says "
+                + "; ".join(value_text(f) for f in pool[:3]))  # fmt: skip
+    else:
+        unverifiable(claim, "nothing comparable to the denied value")
+
+
+def _comparable(facts: list[Fact], slots: dict[str, str], claim: Claim) -> tuple[list[Fact], str]:
+    """The facts whose qualifiers agree with the frame, and (if none) the slot that excluded
+    them, for the reason."""
+    pool = facts
+    checks = (
+        ("population", _population_ok, lambda v: _population_words(v)),
+        ("status", _status_ok, lambda v: "over-the-counter use" if v == "otc" else "prescription use"),
+        ("formulation", _formulation_ok, lambda v: v.replace("|", " / ") + " products"),
+        ("strength", _strength_ok, lambda v: f"the {v} product"),
+        ("condition", _condition_ok, lambda v: f"use {v}"),
+    )  # fmt: skip
+    for key, ok, words in checks:
+        want = slots.get(key)
+        if not want:
+            continue
+        kept = [f for f in pool if ok(f, want)]
+        if not kept:
+            return [], words(want)
+        pool = kept
+    return pool, ""
+
+
+def _population_words(v: str) -> str:
+    return {
+        "pediatric": "children", "elderly": "older adults", "renal": "renal impairment",
+        "hepatic": "hepatic impairment", "adult": "adults",
+    }.get(v, f"patients {v.removeprefix('adult')}")  # fmt: skip
+
+
+def _general(f: Fact) -> bool:
+    return all(p.startswith("adult") for p in fact_populations(f.qualifiers.get("population")))
+
+
+def _population_ok(f: Fact, want: str) -> bool:
+    have = fact_populations(f.qualifiers.get("population"))
+    if want == "adult":
+        return any(p.startswith("adult") for p in have)
+    return want in have
+
+
+def _status_ok(f: Fact, want: str) -> bool:
+    have = (f.qualifiers.get("status") or "").lower()
+    return not have or have == want
+
+
+def _product_text(f: Fact) -> str:
+    q = f.qualifiers
+    return f" {(q.get('product') or '')} {(q.get('route') or '')} ".lower()
+
+
+def _formulation_ok(f: Fact, want: str) -> bool:
+    text = _product_text(f)
+    for form in want.split("|"):
+        words = _FORM_WORDS.get(form, (form,))
+        if any(wd in text for wd in words):
+            continue
+        if form == "immediate-release" and not any(x in text for x in _NON_ORAL_TABLET):
+            continue  # a plain tablet fact is the immediate-release product
+        return False
+    return True
+
+
+def _strength_ok(f: Fact, want: str) -> bool:
+    return want.split()[0] in _product_text(f)
+
+
+def _condition_ok(f: Fact, want: str) -> bool:
+    text = " ".join(str(v) for v in f.qualifiers.values() if v).lower()
+    return all(name.strip().lower() in text for name in want.removeprefix("with ").split(","))
+
+
+def _period_ok(f: Fact, period: str | None) -> bool:
+    per = (f.qualifiers.get("per") or "day").lower()
+    if period is None:
+        return True
+    return {"24 hours": "day"}.get(per, per) == period
+
+
+def _unit_family(f: Fact) -> str:
+    return "mass" if f.unit in _MASS_TO_MG else (f.unit or "")
+
+
+def _claim_family(c: Claim) -> str:
+    q = c.quantity
+    assert q is not None
+    return "mass" if q.dimension == "mass" else (q.unit or "")
+
+
+def _bounds(f: Fact) -> tuple[float, float]:
+    scale = _MASS_TO_MG.get(f.unit or "", 1.0)
+    assert f.value is not None
+    hi = f.value_max if f.value_max is not None else f.value
+    return f.value * scale, hi * scale
+
+
+def _matches(f: Fact, c: Claim) -> bool:
+    q = c.quantity
+    assert q is not None
+    if f.value is None:
+        return False
+    lo, hi = _bounds(f)
+
+    def close(a: float, b: float) -> bool:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+    if q.value_max is not None:
+        return close(q.value_max, hi) and (close(q.value, lo) or q.value <= hi)
+    return close(q.value, hi) or (lo != hi and close(q.value, lo) and f.predicate != "maxDose")
+
+
+def _above(f: Fact, c: Claim) -> bool:
+    q = c.quantity
+    assert q is not None
+    return f.value is not None and (q.value_max or q.value) > _bounds(f)[1] * (1 + 1e-9)
+
+
+def _unit_slip(f: Fact, c: Claim) -> bool:
+    q = c.quantity
+    assert q is not None
+    if f.value is None or q.dimension != "mass" or f.unit not in _MASS_TO_MG:
+        return False
+    hi = _bounds(f)[1]
+    return any(abs(q.value * k - hi) <= 1e-9 * max(1.0, hi) for k in (1e3, 1e-3, 1e6, 1e-6))
+
+
+def _classify(c: Claim, pool: list[Fact], all_facts: list[Fact], first, last) -> str:  # type: ignore[no-untyped-def]
+    if any(_matches(f, c) for f in all_facts if f not in pool and not valid_during(f, first, last)):
+        return "outdated_fact"
+    if any(_unit_slip(f, c) for f in pool):
+        return "unit_error"
+    return "numeric_error"
+
+
+__all__ = ["verify_dose"]
