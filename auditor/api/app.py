@@ -49,15 +49,18 @@ TAGS = [
     {"name": "knowledge graph", "description": "What the auditor knows."},
     {"name": "admin", "description": "Tenants and API keys (admin role)."},
     {"name": "operations", "description": "Health, readiness and metrics."},
-    {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, "
-     "PDF)."},
-    {"name": "chat", "description": "OpenAI-compatible chat with the embedded engine, "
-     "KG-constrained and audited."},
+    {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, PDF)."},
+    {
+        "name": "chat",
+        "description": "OpenAI-compatible chat with the embedded engine, "
+        "KG-constrained and audited.",
+    },
 ]
 
 
-def _default_audit(text: str, *, domain: str, as_of: str | date | None = None,
-                   citations: list[str] | None = None) -> Any:
+def _default_audit(
+    text: str, *, domain: str, as_of: str | date | None = None, citations: list[str] | None = None
+) -> Any:
     from auditor import audit
 
     return audit(text, domain=domain, as_of=as_of, citations=citations)
@@ -74,8 +77,9 @@ def _default_kb_loader(settings: Settings) -> Callable[[str], Any]:
         except ImportError:
             from knowledge_graphs import load_graphs
 
-            return load_graphs([domain], cache_dir=settings.kg_cache_dir,
-                               extra_sources=settings.graphs)
+            return load_graphs(
+                [domain], cache_dir=settings.kg_cache_dir, extra_sources=settings.graphs
+            )
 
     return load
 
@@ -92,9 +96,13 @@ def create_app(
     settings = settings or get_settings()
     trail = trail or Trail(settings.db_url, durable=settings.trail_durable_commits)
     services = AppServices(
-        settings=settings, trail=trail, keys=KeyStore(trail, cache_s=settings.api_key_cache_s),
-        limiter=RateLimiter(settings.rate_limit_per_minute), metrics=Metrics(),
-        audit_fn=audit_fn or _default_audit, kb_loader=kb_loader or _default_kb_loader(settings),
+        settings=settings,
+        trail=trail,
+        keys=KeyStore(trail, cache_s=settings.api_key_cache_s),
+        limiter=RateLimiter(settings.rate_limit_per_minute),
+        metrics=Metrics(),
+        audit_fn=audit_fn or _default_audit,
+        kb_loader=kb_loader or _default_kb_loader(settings),
         audit_slots=threading.Semaphore(settings.audits_per_worker),
     )
 
@@ -106,8 +114,13 @@ def create_app(
 
     from auditor import __version__
 
-    app = FastAPI(title="kgaudit", version=__version__, description=DESCRIPTION,
-                  openapi_tags=TAGS, lifespan=lifespan)
+    app = FastAPI(
+        title="kgaudit",
+        version=__version__,
+        description=DESCRIPTION,
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+    )
     app.state.services = services
     install_error_handlers(app)
     for router in (audits.router, trail_routes.router, kg.router, admin.router, health.router):
@@ -117,8 +130,12 @@ def create_app(
 
     app.include_router(report_router)
     app.include_router(chat_router)
-    app.add_middleware(ServiceMiddleware, max_body_bytes=settings.max_body_bytes,
-                       timeout_s=settings.request_timeout_s, metrics=services.metrics)
+    app.add_middleware(
+        ServiceMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        timeout_s=settings.request_timeout_s,
+        metrics=services.metrics,
+    )
     return app
 
 

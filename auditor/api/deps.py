@@ -60,20 +60,27 @@ async def current_principal(
     """The caller behind ``Authorization: Bearer <key>``; rate-limited per key."""
     challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:
-        raise ApiError(401, "unauthorized", "send an API key as 'Authorization: Bearer <key>'",
-                       headers=challenge)
+        raise ApiError(
+            401,
+            "unauthorized",
+            "send an API key as 'Authorization: Bearer <key>'",
+            headers=challenge,
+        )
     token = credentials.credentials
     principal = services.keys.cached(token)
     if principal is None:
         principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
     if principal is None:
-        raise ApiError(401, "unauthorized", "the API key is invalid or revoked",
-                       headers=challenge)
+        raise ApiError(401, "unauthorized", "the API key is invalid or revoked", headers=challenge)
     request.scope.setdefault("state", {})["tenant"] = principal.tenant
     wait = services.limiter.acquire(principal.prefix)
     if wait is not None:
-        raise ApiError(429, "rate_limited", "too many requests for this API key; retry later",
-                       headers={"Retry-After": RateLimiter.retry_after_header(wait)})
+        raise ApiError(
+            429,
+            "rate_limited",
+            "too many requests for this API key; retry later",
+            headers={"Retry-After": RateLimiter.retry_after_header(wait)},
+        )
     return principal
 
 
@@ -83,8 +90,9 @@ CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
 def _require(permission: str) -> Callable[[Principal], Awaitable[Principal]]:
     async def dependency(principal: CurrentPrincipal) -> Principal:
         if not principal.can(permission):
-            raise ApiError(403, "forbidden",
-                           f"the role {principal.role!r} may not {permission} here")
+            raise ApiError(
+                403, "forbidden", f"the role {principal.role!r} may not {permission} here"
+            )
         return principal
 
     return dependency

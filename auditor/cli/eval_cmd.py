@@ -153,8 +153,11 @@ def _print(report: dict[str, object], key: str, title: str) -> None:
 @eval_group.command(
     "generation",
     # every option (and --help) goes to auditor.evaluation.generation's own command
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                      "help_option_names": []},
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "help_option_names": [],
+    },
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def generation_command(args: tuple[str, ...]) -> None:

@@ -125,7 +125,9 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         info.identifiers = find_identifiers(s.text, s.start)
         if info.layout.kind == "heading":
             heading_mentions[info.layout.title] = info.mentions
-        info.heading_mentions = [heading_mentions.get(h, []) for h in reversed(info.layout.headings)]
+        info.heading_mentions = [
+            heading_mentions.get(h, []) for h in reversed(info.layout.headings)
+        ]
     return infos
 
 

@@ -34,15 +34,44 @@ HASH_VERSION = 1
 GENESIS_HASH = "0" * 64
 
 AUDIT_FIELDS: tuple[str, ...] = (
-    "id", "seq", "tenant_id", "external_id", "source", "requester", "created_at", "domain",
-    "as_of", "text", "text_sha256", "request", "request_sha256", "meta", "result", "fer",
-    "citation_confidence", "joint_score", "coverage", "n_supported", "n_contradicted",
-    "n_unverifiable", "kg_version", "rules_version", "auditor_version",
+    "id",
+    "seq",
+    "tenant_id",
+    "external_id",
+    "source",
+    "requester",
+    "created_at",
+    "domain",
+    "as_of",
+    "text",
+    "text_sha256",
+    "request",
+    "request_sha256",
+    "meta",
+    "result",
+    "fer",
+    "citation_confidence",
+    "joint_score",
+    "coverage",
+    "n_supported",
+    "n_contradicted",
+    "n_unverifiable",
+    "kg_version",
+    "rules_version",
+    "auditor_version",
 )
 DIGESTED_FIELDS: frozenset[str] = frozenset({"text", "request", "meta", "result"})
 CLAIM_FIELDS: tuple[str, ...] = (
-    "idx", "text", "span_start", "span_end", "subject", "predicate", "object", "verdict",
-    "hallucination_type", "rule_id",
+    "idx",
+    "text",
+    "span_start",
+    "span_end",
+    "subject",
+    "predicate",
+    "object",
+    "verdict",
+    "hallucination_type",
+    "rule_id",
 )
 
 
@@ -68,8 +97,14 @@ def _default(value: Any) -> Any:
 def canonical_json(value: Any) -> bytes:
     """The canonical UTF-8 JSON bytes of ``value`` (see the module docstring)."""
     try:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                          allow_nan=False, default=_default)
+        text = json.dumps(
+            value,
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+            allow_nan=False,
+            default=_default,
+        )
         return text.encode("utf-8")
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
         raise DataError(f"value cannot be stored in the audit trail: {exc}") from exc
@@ -99,8 +134,12 @@ def field_digests(audit: Mapping[str, Any]) -> dict[str, str]:
     return {f: sha256_hex(canonical_json(audit.get(f))) for f in DIGESTED_FIELDS}
 
 
-def record_hash(audit: Mapping[str, Any], claims: Sequence[Mapping[str, Any]], *,
-                digests: Mapping[str, str] | None = None) -> str:
+def record_hash(
+    audit: Mapping[str, Any],
+    claims: Sequence[Mapping[str, Any]],
+    *,
+    digests: Mapping[str, str] | None = None,
+) -> str:
     """Hash of one stored audit and its claim rows (values as read from the database).
 
     ``digests``: precomputed :func:`field_digests` of ``audit`` (recomputed when omitted).
@@ -108,21 +147,37 @@ def record_hash(audit: Mapping[str, Any], claims: Sequence[Mapping[str, Any]], *
     digests = digests if digests is not None else field_digests(audit)
     payload = {
         "v": HASH_VERSION,
-        "audit": {f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f))
-                  for f in AUDIT_FIELDS},
-        "claims": [{f: _plain(c.get(f)) for f in CLAIM_FIELDS}
-                   for c in sorted(claims, key=lambda c: c["idx"])],
+        "audit": {
+            f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f)) for f in AUDIT_FIELDS
+        },
+        "claims": [
+            {f: _plain(c.get(f)) for f in CLAIM_FIELDS}
+            for c in sorted(claims, key=lambda c: c["idx"])
+        ],
     }
     return sha256_hex(canonical_json(payload))
 
 
-def event_hash(*, seq: int, kind: str, audit_id: uuid.UUID | str, tenant_id: str,
-               created_at: datetime, record_hash: str, prev_hash: str) -> str:
+def event_hash(
+    *,
+    seq: int,
+    kind: str,
+    audit_id: uuid.UUID | str,
+    tenant_id: str,
+    created_at: datetime,
+    record_hash: str,
+    prev_hash: str,
+) -> str:
     """Hash of one chain event; it covers the previous event's hash."""
     payload = {
-        "v": HASH_VERSION, "seq": seq, "kind": kind, "audit_id": str(audit_id),
-        "tenant_id": tenant_id, "created_at": format_timestamp(created_at),
-        "record_hash": record_hash, "prev_hash": prev_hash,
+        "v": HASH_VERSION,
+        "seq": seq,
+        "kind": kind,
+        "audit_id": str(audit_id),
+        "tenant_id": tenant_id,
+        "created_at": format_timestamp(created_at),
+        "record_hash": record_hash,
+        "prev_hash": prev_hash,
     }
     return sha256_hex(canonical_json(payload))
 

@@ -54,18 +54,26 @@ def create_checkpoint(trail: Trail, key: bytes, *, verify_first: bool = True) ->
             broken = report.first_broken or {}
             raise DataError(f"refusing to sign a broken chain: {broken.get('reason')}")
     with trail.session(write=True) as s:
-        last = s.execute(select(TrailEvent.seq, TrailEvent.hash)
-                         .order_by(TrailEvent.seq.desc()).limit(1)).first()
+        last = s.execute(
+            select(TrailEvent.seq, TrailEvent.hash).order_by(TrailEvent.seq.desc()).limit(1)
+        ).first()
         payload: dict[str, Any] = {
-            "v": VERSION, "alg": ALG, "key_id": key_id(key),
-            "seq": last.seq if last else 0, "head_hash": last.hash if last else None,
+            "v": VERSION,
+            "alg": ALG,
+            "key_id": key_id(key),
+            "seq": last.seq if last else 0,
+            "head_hash": last.hash if last else None,
             "created_at": format_timestamp(datetime.now(UTC)),
         }
         payload["signature"] = sign(payload, key)
         row = TrailCheckpoint(
-            seq=payload["seq"], head_hash=payload["head_hash"], alg=ALG,
+            seq=payload["seq"],
+            head_hash=payload["head_hash"],
+            alg=ALG,
             created_at=datetime.fromisoformat(payload["created_at"].replace("Z", "+00:00")),
-            key_id=payload["key_id"], signature=payload["signature"])
+            key_id=payload["key_id"],
+            signature=payload["signature"],
+        )
         s.add(row)
         s.flush()
         return {"id": row.id, **payload}
@@ -74,9 +82,19 @@ def create_checkpoint(trail: Trail, key: bytes, *, verify_first: bool = True) ->
 def list_checkpoints(trail: Trail) -> list[dict[str, Any]]:
     with trail.session() as s:
         rows = s.execute(select(TrailCheckpoint).order_by(TrailCheckpoint.id)).scalars().all()
-        return [{"id": r.id, "v": VERSION, "alg": r.alg, "key_id": r.key_id, "seq": r.seq,
-                 "head_hash": r.head_hash, "created_at": format_timestamp(r.created_at),
-                 "signature": r.signature} for r in rows]
+        return [
+            {
+                "id": r.id,
+                "v": VERSION,
+                "alg": r.alg,
+                "key_id": r.key_id,
+                "seq": r.seq,
+                "head_hash": r.head_hash,
+                "created_at": format_timestamp(r.created_at),
+                "signature": r.signature,
+            }
+            for r in rows
+        ]
 
 
 def check_checkpoint(trail: Trail, cp: Mapping[str, Any], key: bytes) -> str | None:
@@ -89,8 +107,10 @@ def check_checkpoint(trail: Trail, cp: Mapping[str, Any], key: bytes) -> str | N
     if cp.get("alg") != ALG:
         return f"checkpoint algorithm {cp.get('alg')!r} is not {ALG}"
     if not hmac.compare_digest(expected, str(cp.get("signature", ""))):
-        return (f"checkpoint at seq {seq} has an invalid signature (altered, or signed with "
-                "another key)")
+        return (
+            f"checkpoint at seq {seq} has an invalid signature (altered, or signed with "
+            "another key)"
+        )
     if seq == 0:
         return None
     with trail.session() as s:
@@ -98,8 +118,7 @@ def check_checkpoint(trail: Trail, cp: Mapping[str, Any], key: bytes) -> str | N
     if h is None:
         return f"the chain has no event {seq}, which the checkpoint signed"
     if h != cp.get("head_hash"):
-        return (f"event {seq} no longer has the hash the checkpoint signed: the chain was "
-                "rewritten")
+        return f"event {seq} no longer has the hash the checkpoint signed: the chain was rewritten"
     return None
 
 

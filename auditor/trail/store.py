@@ -101,13 +101,21 @@ class Trail:
         Idempotent on ``(tenant, external_id)``: a second call with the same ``external_id``
         returns the stored record with ``created=False`` and appends nothing.
         """
-        pending = prepare(result, text=text, tenant=tenant, requester=requester,
-                          external_id=external_id, metadata=metadata, source=source,
-                          request=request)
+        pending = prepare(
+            result,
+            text=text,
+            tenant=tenant,
+            requester=requester,
+            external_id=external_id,
+            metadata=metadata,
+            source=source,
+            request=request,
+        )
         return append(self, pending)[0]
 
-    def record_and_get(self, result: Any, *, text: str, tenant: str = "default",
-                       **kwargs: Any) -> tuple[RecordedAudit, dict[str, Any]]:
+    def record_and_get(
+        self, result: Any, *, text: str, tenant: str = "default", **kwargs: Any
+    ) -> tuple[RecordedAudit, dict[str, Any]]:
         """:meth:`record`, plus the stored audit as :meth:`get` returns it (built from what
         was just written instead of read back; read back for an idempotent replay)."""
         rec, full = append(self, prepare(result, text=text, tenant=tenant, **kwargs))
@@ -124,22 +132,30 @@ class Trail:
             with self._local_writer or nullcontext(), self._write_engine.begin() as conn:
                 head = conn.execute(_SELECT_HEAD).first()
                 if head is None:
-                    raise DataError("the audit trail's head row is missing; run "
-                                    "'kgaudit trail verify' and restore from a backup")
+                    raise DataError(
+                        "the audit trail's head row is missing; run "
+                        "'kgaudit trail verify' and restore from a backup"
+                    )
                 yield conn, head.seq, head.hash
         except (OperationalError, ProgrammingError) as exc:
             if not db.has_schema(self.engine):
-                raise UsageError("the audit-trail database has no schema yet; run "
-                                 "'alembic upgrade head' or Trail.migrate()") from exc
+                raise UsageError(
+                    "the audit-trail database has no schema yet; run "
+                    "'alembic upgrade head' or Trail.migrate()"
+                ) from exc
             raise
 
-    def insert_tenant(self, conn: Connection | Session, tenant: str,
-                      name: str | None = None) -> None:
+    def insert_tenant(
+        self, conn: Connection | Session, tenant: str, name: str | None = None
+    ) -> None:
         """``INSERT`` the tenant unless it exists (inside the caller's transaction)."""
         dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
         ins = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Tenant)
-        conn.execute(ins.values(id=tenant, name=name, created_at=_now())
-                     .on_conflict_do_nothing(index_elements=[Tenant.id]))
+        conn.execute(
+            ins.values(id=tenant, name=name, created_at=_now()).on_conflict_do_nothing(
+                index_elements=[Tenant.id]
+            )
+        )
 
     def ensure_tenant(self, tenant: str, *, name: str | None = None) -> None:
         """Create ``tenant`` if it does not exist yet."""
@@ -159,23 +175,32 @@ class Trail:
         if aid is None:
             return None
         with self.session() as s:
-            found = s.execute(select(Audit, TrailEvent)
-                              .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
-                              .where(Audit.id == aid, Audit.tenant_id == tenant)).first()
+            found = s.execute(
+                select(Audit, TrailEvent)
+                .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
+                .where(Audit.id == aid, Audit.tenant_id == tenant)
+            ).first()
             return full_dict(*found) if found else None
 
     def find_by_external_id(self, external_id: str, *, tenant: str) -> dict[str, Any] | None:
         check_strings(external_id=external_id, tenant=tenant)
         with self.session() as s:
-            found = s.execute(select(Audit, TrailEvent)
-                              .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
-                              .where(Audit.tenant_id == tenant,
-                                     Audit.external_id == external_id)).first()
+            found = s.execute(
+                select(Audit, TrailEvent)
+                .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
+                .where(Audit.tenant_id == tenant, Audit.external_id == external_id)
+            ).first()
             return full_dict(*found) if found else None
 
-    def claims(self, audit_id: str | uuid.UUID, *, tenant: str, verdict: str | None = None,
-               hallucination_type: str | None = None,
-               rule_id: str | None = None) -> list[dict[str, Any]] | None:
+    def claims(
+        self,
+        audit_id: str | uuid.UUID,
+        *,
+        tenant: str,
+        verdict: str | None = None,
+        hallucination_type: str | None = None,
+        rule_id: str | None = None,
+    ) -> list[dict[str, Any]] | None:
         """The audit's claims (full detail from the result, plus ``idx``); None if no audit."""
         audit = self.get(audit_id, tenant=tenant)
         if audit is None:
@@ -212,14 +237,30 @@ class Trail:
         ``start`` is inclusive, ``end`` exclusive; a plain date as ``end`` includes that day.
         ``verdict``/``hallucination_type``/``rule_id`` keep audits with at least one such claim.
         """
-        return queries.list_audits(self, tenant=tenant, domain=domain, start=start, end=end,
-                                   fer_min=fer_min, fer_max=fer_max, verdict=verdict,
-                                   hallucination_type=hallucination_type, rule_id=rule_id,
-                                   cursor=cursor, limit=limit, include_result=include_result)
+        return queries.list_audits(
+            self,
+            tenant=tenant,
+            domain=domain,
+            start=start,
+            end=end,
+            fer_min=fer_min,
+            fer_max=fer_max,
+            verdict=verdict,
+            hallucination_type=hallucination_type,
+            rule_id=rule_id,
+            cursor=cursor,
+            limit=limit,
+            include_result=include_result,
+        )
 
-    def iter_audits(self, *, tenant: str | None = None, start: datetime | date | str | None = None,
-                    end: datetime | date | str | None = None,
-                    domain: str | None = None) -> Iterator[dict[str, Any]]:
+    def iter_audits(
+        self,
+        *,
+        tenant: str | None = None,
+        start: datetime | date | str | None = None,
+        end: datetime | date | str | None = None,
+        domain: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
         """Every matching audit as a full dict (as :meth:`get`), oldest first, streamed."""
         return queries.iter_audits(self, tenant=tenant, start=start, end=end, domain=domain)
 
@@ -251,8 +292,15 @@ class Trail:
 
     # -- re-audit -------------------------------------------------------------------------
 
-    def reaudit(self, audit_id: str, *, tenant: str, audit_fn: Any = None, record: bool = False,
-                requester: str | None = None) -> dict[str, Any]:
+    def reaudit(
+        self,
+        audit_id: str,
+        *,
+        tenant: str,
+        audit_fn: Any = None,
+        record: bool = False,
+        requester: str | None = None,
+    ) -> dict[str, Any]:
         """Re-run a stored audit against the current graph; the original stays untouched.
 
         Returns the claim-level diff (``changed``/``added``/``removed``/``unchanged``), the
@@ -261,8 +309,9 @@ class Trail:
         """
         from auditor.trail.diff import reaudit
 
-        return reaudit(self, audit_id, tenant=tenant, audit_fn=audit_fn, record=record,
-                       requester=requester)
+        return reaudit(
+            self, audit_id, tenant=tenant, audit_fn=audit_fn, record=record, requester=requester
+        )
 
     def diff(self, audit_a: str, audit_b: str, *, tenant: str) -> dict[str, Any]:
         """Claim-level differences between two stored audits of ``tenant``."""

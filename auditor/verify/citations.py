@@ -207,7 +207,8 @@ def check_case(
         # any citation fact, or cited in a reporter the graph does not hold for it (S. Ct. when
         # only U.S. is recorded), stays unverifiable -- not-in-graph is never contradicted.
         same_reporter = [
-            f for f in facts
+            f
+            for f in facts
             if (m := _CITE_LITERAL.match(str(f.literal or "")))
             and _reporter_key(m.group(2)) == _reporter_key(ref.reporter or "")
         ]
@@ -232,8 +233,9 @@ def check_case(
             )
             return claim, _check(ref, "not_found", claim.reason or "")
         facts = same_reporter
-        real = next((f.literal for f in facts if f.qualifiers.get("parallel") != "true"),
-                    facts[0].literal)
+        real = next(
+            (f.literal for f in facts if f.qualifiers.get("parallel") != "true"), facts[0].literal
+        )
         contradict(
             claim,
             facts,

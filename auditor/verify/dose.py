@@ -76,7 +76,9 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
             return
         unverifiable(claim, f"the graph states {drug}'s maximum in other units", comparable, kb)
         return
-    labelled = [f for f in same_unit if f.qualifiers.get("kind", "label_maximum") == "label_maximum"]
+    labelled = [
+        f for f in same_unit if f.qualifiers.get("kind", "label_maximum") == "label_maximum"
+    ]
     period = slots.get("period")
     in_period = [f for f in labelled if _period_ok(f, period)]
     hits = [f for f in in_period if _matches(f, claim)]

@@ -167,7 +167,9 @@ def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str)
 def _opens_list(info: SentenceInfo, b) -> bool:  # type: ignore[no-untyped-def]
     """ "(ibuprofen, naproxen)": the parenthesis lists examples, not another name."""
     base = info.sentence.start
-    return bool(re.match(r"\s*(?:,|/|\bor\b|\band\b)\s*\w", info.text[b.end - base : b.end - base + 8]))
+    return bool(
+        re.match(r"\s*(?:,|/|\bor\b|\band\b)\s*\w", info.text[b.end - base : b.end - base + 8])
+    )
 
 
 def _is_generic(m, kb: KnowledgeBase) -> bool:  # type: ignore[no-untyped-def]

@@ -21,8 +21,10 @@ from auditor.trail import Trail
 from auditor.trail.testing import reset_trail
 
 pytestmark = pytest.mark.slow
-SECRET_TEXT = ("Adults should not take more than 4,000 mg of acetaminophen a day. "
-               "Patient Zed Quorra-5521 took ibuprofen with warfarin.")
+SECRET_TEXT = (
+    "Adults should not take more than 4,000 mg of acetaminophen a day. "
+    "Patient Zed Quorra-5521 took ibuprofen with warfarin."
+)
 
 
 def _free_port() -> int:
@@ -39,19 +41,37 @@ class Server:
 
 
 def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
-    env = {**os.environ, "KGAUDIT_DATABASE_URL": db_url, "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
-           "KGAUDIT_CHECKPOINT_KEY": "c" * 32}
+    env = {
+        **os.environ,
+        "KGAUDIT_DATABASE_URL": db_url,
+        "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
+        "KGAUDIT_CHECKPOINT_KEY": "c" * 32,
+    }
     trail = Trail(db_url)  # (``kgaudit keys create`` itself is tested in test_trail_cli.py)
     trail.migrate()
     keys = KeyStore(trail)
-    tokens = {"auditor": keys.create(tenant="acme", role="auditor")[1],
-              "other": keys.create(tenant="beta", role="viewer")[1]}
+    tokens = {
+        "auditor": keys.create(tenant="acme", role="auditor")[1],
+        "other": keys.create(tenant="beta", role="viewer")[1],
+    }
     trail.close()
     port, log = _free_port(), tmp / "server.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "auditor.cli.main", "serve", "--port",
-                                 str(port), "--log-level", "debug"], env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "auditor.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--log-level",
+                "debug",
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     return proc, Server(f"http://127.0.0.1:{port}", tokens, log)
 
 
@@ -69,8 +89,9 @@ def _wait(proc: subprocess.Popen[bytes], server: Server) -> None:
 
 
 @pytest.fixture(scope="module")
-def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[dict[str, Server]]:
+def servers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Server]]:
     """Both servers start at once and load their graphs while this process loads its own."""
     urls = {"sqlite": f"sqlite:///{tmp_path_factory.mktemp('http') / 'trail.db'}"}
     try:
@@ -103,8 +124,13 @@ def _h(server: Server, who: str = "auditor") -> dict[str, str]:
 
 
 def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
-    body = {"text": SECRET_TEXT, "domain": "medical", "as_of": "2025-06-30",
-            "metadata": {"model": "m"}, "external_id": "conv-1"}
+    body = {
+        "text": SECRET_TEXT,
+        "domain": "medical",
+        "as_of": "2025-06-30",
+        "metadata": {"model": "m"},
+        "external_id": "conv-1",
+    }
     with httpx.Client(base_url=server.url, timeout=60) as client:
         r = client.post("/v1/audits", json=body, headers=_h(server))
         assert r.status_code == 201, r.text
@@ -112,7 +138,10 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
         expected = audit(SECRET_TEXT, domain="medical", as_of="2025-06-30").to_dict()
         assert rec["result"] == expected  # deterministic, and stored/returned unchanged
         assert rec["result"]["claims"] and {c["verdict"] for c in rec["result"]["claims"]} <= {
-            "supported", "contradicted", "unverifiable"}
+            "supported",
+            "contradicted",
+            "unverifiable",
+        }
         assert client.get(f"/v1/audits/{rec['id']}", headers=_h(server)).json() == rec
         replay = client.post("/v1/audits", json=body, headers=_h(server))
         assert replay.status_code == 200 and replay.json()["id"] == rec["id"]
@@ -122,8 +151,7 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
         assert len(claims["items"]) == len(expected["claims"])
         other = client.get(f"/v1/audits/{rec['id']}", headers=_h(server, "other"))
         assert other.status_code == 404 and other.json()["error"]["code"] == "not_found"
-        assert client.post("/v1/audits", json=body, headers=_h(server, "other")
-                           ).status_code == 403
+        assert client.post("/v1/audits", json=body, headers=_h(server, "other")).status_code == 403
         verify = client.get("/v1/trail/verify", headers=_h(server)).json()
         assert verify["ok"] and verify["checked"] >= 1
         stats = client.get("/v1/kg/medical/stats", headers=_h(server))
@@ -136,11 +164,13 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
 
 def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as client:
-        client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"},
-                    headers=_h(server))
+        client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"}, headers=_h(server))
         client.get("/v1/audits", headers={"Authorization": f"Bearer {server.tokens['auditor']}x"})
-        client.post("/v1/audits", content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
-                    headers={**_h(server), "Content-Type": "application/json"})
+        client.post(
+            "/v1/audits",
+            content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
+            headers={**_h(server), "Content-Type": "application/json"},
+        )
     time.sleep(0.3)
     log = server.log.read_text()
     assert "POST /v1/audits 201" in log  # the access log is there...

@@ -94,8 +94,9 @@ def test_date_parser_round_trips(d, fmt):
 
 @given(
     st.lists(
-        st.lists(st.text(ALPHABET.filter(lambda c: c not in "|\n"), max_size=20), min_size=1,
-                 max_size=4),
+        st.lists(
+            st.text(ALPHABET.filter(lambda c: c not in "|\n"), max_size=20), min_size=1, max_size=4
+        ),
         min_size=1,
         max_size=5,
     ),

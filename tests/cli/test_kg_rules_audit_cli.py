@@ -10,8 +10,13 @@ import pytest
 
 
 def kgaudit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "auditor.cli.main", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "auditor.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_kg_stats_json_shows_the_minimum_counts():
@@ -27,16 +32,25 @@ def test_kg_stats_json_shows_the_minimum_counts():
 
 
 def test_kg_query_sparql():
-    r = kgaudit("kg", "query", "--domain", "legal", "--format", "json",
-                "SELECT ?year WHERE { ?f kga:subject <https://kgaudit.dev/id/case/347%20U.S.%20483> ; "
-                "kga:predicate kga:decided ; kga:value ?year }")
+    r = kgaudit(
+        "kg",
+        "query",
+        "--domain",
+        "legal",
+        "--format",
+        "json",
+        "SELECT ?year WHERE { ?f kga:subject <https://kgaudit.dev/id/case/347%20U.S.%20483> ; "
+        "kga:predicate kga:decided ; kga:value ?year }",
+    )
     assert r.returncode == 0, r.stderr
     assert [float(row["year"]) for row in json.loads(r.stdout)] == [1954.0]
 
 
 def test_kg_query_bad_sparql_is_exit_2():
     r = kgaudit("kg", "query", "--domain", "legal", "SELECT ?x WHERE {")
-    assert r.returncode == 2 and "SPARQL query is invalid" in r.stderr and "Traceback" not in r.stderr
+    assert (
+        r.returncode == 2 and "SPARQL query is invalid" in r.stderr and "Traceback" not in r.stderr
+    )
 
 
 def test_kg_validate_rejects_malformed_turtle(tmp_path):
@@ -54,8 +68,10 @@ def test_rules_validate_shipped_packs_with_examples():
 
 def test_rules_validate_bad_pack_names_file_rule_field(tmp_path):
     p = tmp_path / "bad.yaml"
-    p.write_text("pack: x\ndomain: medical\nversion: 1.0.0\ndescription: d\nrules:\n"
-                 "  - id: XX-ONE\n    title: a title\n    severity: extreme\n")
+    p.write_text(
+        "pack: x\ndomain: medical\nversion: 1.0.0\ndescription: d\nrules:\n"
+        "  - id: XX-ONE\n    title: a title\n    severity: extreme\n"
+    )
     r = kgaudit("rules", "validate", str(p))
     assert r.returncode == 2
     assert str(p) in r.stderr and "rule XX-ONE" in r.stderr and "'severity'" in r.stderr
@@ -64,9 +80,16 @@ def test_rules_validate_bad_pack_names_file_rule_field(tmp_path):
 @pytest.mark.parametrize(
     ("args", "stdin", "code"),
     [
-        (["audit", "-", "--domain", "medical"], "Adults may take 8,000 mg of acetaminophen a day at most.", 0),
-        (["audit", "-", "--domain", "medical", "--fail-over-fer", "0.1"],
-         "Adults may take 8,000 mg of acetaminophen a day at most.", 1),
+        (
+            ["audit", "-", "--domain", "medical"],
+            "Adults may take 8,000 mg of acetaminophen a day at most.",
+            0,
+        ),
+        (
+            ["audit", "-", "--domain", "medical", "--fail-over-fer", "0.1"],
+            "Adults may take 8,000 mg of acetaminophen a day at most.",
+            1,
+        ),
         (["audit", "-", "--domain", "nope"], "x", 2),
         (["audit", "/does/not/exist", "--domain", "medical"], None, 2),
         (["audit", "-", "--domain", "medical", "--as-of", "2024-02-30"], "x", 2),
@@ -88,8 +111,17 @@ def test_audit_rejects_non_utf8(tmp_path):
 
 
 def test_audit_json_output_is_the_contract():
-    r = kgaudit("audit", "-", "--domain", "legal", "--format", "json", "--as-of", "2025-01-01",
-                stdin="Miranda v. Arizona, 384 U.S. 436 (1965), requires warnings.")
+    r = kgaudit(
+        "audit",
+        "-",
+        "--domain",
+        "legal",
+        "--format",
+        "json",
+        "--as-of",
+        "2025-01-01",
+        stdin="Miranda v. Arizona, 384 U.S. 436 (1965), requires warnings.",
+    )
     doc = json.loads(r.stdout)
     assert doc["counts"]["contradicted"] == 1
     assert doc["claims"][0]["hallucination_type"] == "wrong_date"

@@ -14,11 +14,15 @@ from auditor.api.schemas import Checkpoint, VerifyReport
 router = APIRouter(prefix="/v1/trail", tags=["trail"])
 
 
-@router.get("/verify", response_model=VerifyReport, summary="Verify the whole chain",
-            description="Recomputes every record and link (and, when the server has a "
-            "checkpoint key, every stored checkpoint). `first_broken` names the first broken "
-            "record; audit ids of other tenants are withheld unless the key is an admin's.",
-            responses=error_responses(*AUTH_ERRORS))
+@router.get(
+    "/verify",
+    response_model=VerifyReport,
+    summary="Verify the whole chain",
+    description="Recomputes every record and link (and, when the server has a "
+    "checkpoint key, every stored checkpoint). `first_broken` names the first broken "
+    "record; audit ids of other tenants are withheld unless the key is an admin's.",
+    responses=error_responses(*AUTH_ERRORS),
+)
 def verify(principal: Reader, services: ServicesDep) -> dict[str, Any]:
     secret = services.settings.checkpoint_key
     key = secret.get_secret_value().encode("utf-8") if secret is not None else None
@@ -31,20 +35,29 @@ def verify(principal: Reader, services: ServicesDep) -> dict[str, Any]:
     return report
 
 
-@router.get("/checkpoints", response_model=list[Checkpoint], summary="Stored checkpoints",
-            responses=error_responses(*AUTH_ERRORS))
+@router.get(
+    "/checkpoints",
+    response_model=list[Checkpoint],
+    summary="Stored checkpoints",
+    responses=error_responses(*AUTH_ERRORS),
+)
 def list_checkpoints(principal: Reader, services: ServicesDep) -> list[dict[str, Any]]:
     return services.trail.checkpoints()
 
 
-@router.post("/checkpoints", response_model=Checkpoint, status_code=201,
-             summary="Sign the current chain head (admin)",
-             description="Signs the head with the server's checkpoint key (HMAC-SHA256). Export "
-             "the returned JSON somewhere the database's writers cannot change it.",
-             responses=error_responses(*AUTH_ERRORS, 422, 503))
+@router.post(
+    "/checkpoints",
+    response_model=Checkpoint,
+    status_code=201,
+    summary="Sign the current chain head (admin)",
+    description="Signs the head with the server's checkpoint key (HMAC-SHA256). Export "
+    "the returned JSON somewhere the database's writers cannot change it.",
+    responses=error_responses(*AUTH_ERRORS, 422, 503),
+)
 def create_checkpoint(principal: Admin, services: ServicesDep) -> dict[str, Any]:
     secret = services.settings.checkpoint_key
     if secret is None:
-        raise ApiError(503, "not_configured", "the server has no checkpoint key "
-                       "(KGAUDIT_CHECKPOINT_KEY)")
+        raise ApiError(
+            503, "not_configured", "the server has no checkpoint key (KGAUDIT_CHECKPOINT_KEY)"
+        )
     return services.trail.checkpoint(secret.get_secret_value().encode("utf-8"))

@@ -26,13 +26,20 @@ from knowledge_graphs.store import KnowledgeBase
 
 _DRUG = frozenset({"Drug"})
 _CLASS = frozenset({"DrugClass"})
-_CONNECTOR = re.compile(r"^[\s*_,;()/]*(?:(?:or|and|to|-|–|=|i\.e\.,?|which\s+is)\s*)?[\s*_(]*$", re.I)
+_CONNECTOR = re.compile(
+    r"^[\s*_,;()/]*(?:(?:or|and|to|-|–|=|i\.e\.,?|which\s+is)\s*)?[\s*_(]*$", re.I
+)
 _DAILY = re.compile(r"\b(?:daily|per\s+day|a\s+day|/\s*day|each\s+day|every\s+day|24[- ]hours?|"
-                    r"in\s+a\s+day|total\s+daily)\b", re.I)  # fmt: skip
+                    r"in\s+a\s+day|total\s+daily|at\s+bedtime|nightly|at\s+night|before\s+bed|"
+                    r"each\s+night|every\s+night|once\s+a\s+night)\b", re.I)  # fmt: skip
 _WEEKLY = re.compile(r"\b(?:weekly|per\s+week|a\s+week|/\s*week|each\s+week|every\s+week|once\s+a\s+week)\b", re.I)  # fmt: skip
 _MONTHLY = re.compile(r"\b(?:monthly|per\s+month|a\s+month|every\s+month)\b", re.I)
-_PER_DOSE = re.compile(r"\b(?:per\s+dose|single\s+dose|each\s+dose|at\s+a\s+time|at\s+once)\b", re.I)
-_ONCE_DAILY_AFTER = re.compile(r"^\s*(?:once\s+(?:a\s+)?daily|once\s+a\s+day|a\s+day|daily)\b", re.I)
+_PER_DOSE = re.compile(
+    r"\b(?:per\s+dose|single\s+dose|each\s+dose|at\s+a\s+time|at\s+once)\b", re.I
+)
+_ONCE_DAILY_AFTER = re.compile(
+    r"^\s*(?:once\s+(?:a\s+)?daily|once\s+a\s+day|a\s+day|daily)\b", re.I
+)
 
 
 @dataclass
@@ -131,7 +138,9 @@ def _value_kind(info: SentenceInfo, q: Quantity) -> str:
         return "strength"
     if re.search(r"\b(?:the|a|an|its|their|this|that)\s*[*_]*$", before, re.I) and re.match(
         r"^[*_]*\s*(?:[a-z-]+\s+){0,2}?(?:dose|dosage|tablets?|capsules?|strength|formulation|"
-        r"regimen|products?|pills?|injections?|pens?|patch(?:es)?)\b", after, re.I
+        r"regimen|products?|pills?|injections?|pens?|patch(?:es)?)\b",
+        after,
+        re.I,
     ):
         return "attributive"  # "the 2.5 mg vascular dose", "a 325 mg tablet": a name, not a limit
     return "dose"
@@ -141,7 +150,9 @@ def _inside_product_parens(info: SentenceInfo, q: Quantity) -> bool:
     """ "Regular Strength (325 mg)", "Tylenol Extra Strength (500 mg)": a strength in a name."""
     base = info.sentence.start
     before = info.text[max(0, q.start - base - 30) : q.start - base]
-    m = re.search(r"(\d[\d,.]*\s*)?(?:strength|tablets?|caplets?|capsules?|formula)\s*\(\s*$", before, re.I)
+    m = re.search(
+        r"(\d[\d,.]*\s*)?(?:strength|tablets?|caplets?|capsules?|formula)\s*\(\s*$", before, re.I
+    )
     return m is not None and m.group(1) is None  # "8 tablets (1,600 mg)" restates a dose
 
 
@@ -162,7 +173,9 @@ def _clause_bounds(info: SentenceInfo, q: Quantity) -> tuple[int, int]:
     for _ in range(4):
         if b < len(text) and text[b] == ")" and b + 1 < len(text):
             b = clause_at(text, b + 1)[1]
-        elif b < len(text) and text[b] == "(" and (c := text.find(")", b)) > 0 and c + 1 < len(text):
+        elif (
+            b < len(text) and text[b] == "(" and (c := text.find(")", b)) > 0 and c + 1 < len(text)
+        ):
             b = clause_at(text, c + 1)[1]
         else:
             break
@@ -279,9 +292,7 @@ def _subject(  # type: ignore[no-untyped-def]
     a, b = _clause_bounds(info, q)
     drugs = info.mentions_of(_DRUG)
     in_clause = [(m, e) for m, e in drugs if a <= m.start - base < b]
-    conditions = tuple(
-        _label(kb, e, m) for m, e in in_clause if _conditioned(info, m, a)
-    )
+    conditions = tuple(_label(kb, e, m) for m, e in in_clause if _conditioned(info, m, a))
     own = [(m, e) for m, e in in_clause if not _conditioned(info, m, a)]
     after_of = [
         (m, e) for m, e in own

@@ -250,8 +250,8 @@ def formulations_of(text: str) -> set[str]:
 
 
 NAMED_STRENGTH = re.compile(
-    r"\b(?:regular|extra|maximum|max|original|junior|children'?s|infants'?|"
-    r"arthritis|8\s*hr|12\s*hour|low[- ]dose|baby)\s+(?:strength|pain|dose)\b|\b8\s*HR\b",
+    r"\b(?:(?:regular|extra|maximum|max|original|junior|children'?s|infants'?)\s+strength|"
+    r"arthritis\s+pain|8\s*hr|12[- ]hour|low[- ]dose|baby)\b",
     re.I,
 )
 
