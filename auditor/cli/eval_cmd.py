@@ -170,3 +170,121 @@ def generation_command(args: tuple[str, ...]) -> None:
             "pip install 'kgaudit[engine]'"
         ) from exc
     run_generation_eval(list(args))
+
+
+_REALISTIC_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "realistic"
+_SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+@eval_group.command("realistic")
+@click.option(
+    "--cases",
+    "cases_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of span-labelled long answers (default: tests/realistic of the source tree).",
+)
+@click.option(
+    "--dev",
+    "dev_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Extra JSONL file(s) of cases in the same shape (repeatable).",
+)
+@click.option(
+    "--truth",
+    "truth_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Truth-corpus JSONL file(s) (default: ../shared/data/truth/*.jsonl, if present).",
+)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    type=click.Choice(["finance", "medical", "legal"]),
+    help="Only this domain (repeatable).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("--failures", "show_failures", is_flag=True, help="List every case that fails.")
+def realistic_command(
+    cases_dir: Path | None,
+    dev_files: tuple[Path, ...],
+    truth_files: tuple[Path, ...],
+    domains: tuple[str, ...],
+    fmt: str,
+    show_failures: bool,
+) -> None:
+    """Answer-level false-positive rate and recall, precision of contradicted and supported
+    claims, recall and localisation of checkable errors on long realistic answers, and
+    contradictions on the truth corpus."""
+    from auditor import get_auditor
+    from auditor.evaluation.realistic import judge, load_cases, summarise, truth_outcomes
+
+    folder = cases_dir or (_REALISTIC_DEFAULT if _REALISTIC_DEFAULT.is_dir() else None)
+    if cases_dir is not None and not cases_dir.is_dir():
+        raise UsageError(f"--cases {cases_dir} is not a folder")
+    truth = list(truth_files) or sorted((_SHARED / "truth").glob("*.jsonl"))
+    wanted = set(domains or ("finance", "medical", "legal"))
+    auditor = get_auditor()
+    t0 = time.perf_counter()
+    cases = [c for c in load_cases(folder, dev_files) if c.domain in wanted]
+    outcomes = [judge(c, auditor.audit(c.text, domain=c.domain, as_of=c.as_of)) for c in cases]
+    by_domain = {d: summarise([o for o in outcomes if o.case.domain == d]) for d in sorted(wanted)}
+    by_domain["all"] = summarise(outcomes)
+    truth_rows = truth_outcomes(
+        [f for f in truth if f.stem in wanted or not truth_files],
+        lambda text, dom, day: auditor.audit(text, domain=dom, as_of=day),
+    )
+    truth_rows = {d: r for d, r in truth_rows.items() if d in wanted}
+    report = {
+        "cases": len(cases),
+        "metrics": by_domain,
+        "truth": truth_rows,
+        "failures": [
+            {"id": o.case.id, "false_contradictions": o.false_contradictions,
+             "missed": [e["span"] for e in o.missed]}
+            for o in outcomes if not o.ok
+        ],  # fmt: skip
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
+    if fmt == "json":
+        click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+        return
+    click.echo(f"realistic answers ({len(cases)} cases)")
+    head = f"{'domain':<9}{'answers':>8}{'clean':>6}{'FPR':>7}{'recall':>7}"
+    head += f"{'P(contra)':>10}{'P(supp)':>9}{'err recall':>11}{'localis.':>9}"
+    click.echo(head)
+
+    def f(v: float | None) -> str:
+        return "  n/a" if v is None else f"{v:.3f}"
+
+    for d, m in by_domain.items():
+        click.echo(
+            f"{d:<9}{m['answers']:>8}{m['clean']:>6}{f(m['answer_fpr']):>7}"
+            f"{f(m['answer_recall']):>7}{f(m['contradicted_precision']):>10}"
+            f"{f(m['supported_precision']):>9}{f(m['checkable_recall']):>11}"
+            f"{f(m['localisation']):>9}"
+        )
+    if truth_rows:
+        click.echo("truth corpus (must yield no contradiction)")
+        for d, r in sorted(truth_rows.items()):
+            click.echo(
+                f"  {d:<9}{r['passages']:>5} passages  {r['passages_with_contradictions']:>4} "
+                f"with contradictions  ({r['contradictions']} contradicted claims)"
+            )
+    if show_failures:
+        for o in outcomes:
+            if o.ok:
+                continue
+            click.echo(f"- {o.case.id}")
+            for fc in o.false_contradictions:
+                click.echo(f"    false contradiction: {fc['text'][:120]!r} — {fc['why'][:160]}")
+            for e in o.missed:
+                click.echo(f"    missed ({e.get('kind')}): {e['span'][:120]!r}")
+        for d, r in sorted(truth_rows.items()):
+            for ex in r["examples"]:
+                click.echo(f"- truth {ex['id']}: {ex['why'][:200]}")
+    click.echo(f"{report['seconds']} s")

@@ -145,7 +145,7 @@ class BankIn(Sourced):
     label: str
     aliases: list[str] = Field(default_factory=list)
     country: str | None = None
-    rates: list[str] = Field(min_length=1)
+    rates: list[str] = Field(default_factory=list)  # empty: the graph holds no series of its rates
 
 
 class ThresholdIn(Sourced):
@@ -172,6 +172,8 @@ class RatioIn(Sourced):
     value_max: float | None = None
     unit: Literal["percent"] = "percent"
     basis: str
+    jurisdiction: str = "BCBS"  # BCBS (the Basel Framework) or US (12 CFR 217), EU, ...
+    valid_from: date | None = None
     note: str | None = None
 
 

@@ -237,7 +237,14 @@ def _add_ratios(g: GraphBuilder) -> None:
         where = f"finance/basel.yaml: entry {i + 1} ({r.id})"
         src = require_source(r, where)
         rid = f"ratio:{r.id}"
-        g.entity(rid, "CapitalRequirement", r.label, r.aliases, {"basis": r.basis}, src)
+        g.entity(
+            rid,
+            "CapitalRequirement",
+            r.label,
+            r.aliases,
+            {"basis": r.basis, "jurisdiction": r.jurisdiction},
+            src,
+        )
         g.fact(
             rid,
             "minimumRatio",
@@ -245,7 +252,8 @@ def _add_ratios(g: GraphBuilder) -> None:
             value=r.value,
             value_max=r.value_max,
             unit=r.unit,
-            qualifiers={"basis": r.basis, "note": r.note},
+            valid_from=r.valid_from,
+            qualifiers={"basis": r.basis, "jurisdiction": r.jurisdiction, "note": r.note},
         )
 
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from auditor.extract.assertion import non_assertion
 from auditor.extract.claim_base import DENIED_VALUE, base_claim, claim_date, format_quantity
 from auditor.extract.classlike import is_class_mention
-from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import dose_words as w
+from auditor.extract.frames.common import value_clause
 from auditor.types import Claim, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -156,42 +156,8 @@ def _inside_product_parens(info: SentenceInfo, q: Quantity) -> bool:
     return m is not None and m.group(1) is None  # "8 tablets (1,600 mg)" restates a dose
 
 
-def _clause_bounds(info: SentenceInfo, q: Quantity) -> tuple[int, int]:
-    """The clause holding the value (relative to the sentence), read across parenthetical
-    asides ("the maximum daily dose (for adults) is 4 g", "8 tablets (1,600 mg) in 24 hours")
-    and cut to its table cell and to the text after a line's label."""
-    text = info.text
-    base = info.sentence.start
-    a, b = clause_at(text, q.start - base)
-    for _ in range(4):  # an aside is skipped, not a clause boundary
-        if a > 0 and text[a - 1] == "(":
-            a = clause_at(text, max(0, a - 2))[0]
-        elif a > 0 and text[a - 1] == ")" and (o := text.rfind("(", 0, a - 1)) > 0:
-            a = clause_at(text, max(0, o - 1))[0]
-        else:
-            break
-    for _ in range(4):
-        if b < len(text) and text[b] == ")" and b + 1 < len(text):
-            b = clause_at(text, b + 1)[1]
-        elif (
-            b < len(text) and text[b] == "(" and (c := text.find(")", b)) > 0 and c + 1 < len(text)
-        ):
-            b = clause_at(text, c + 1)[1]
-        else:
-            break
-    lay = info.layout
-    if lay.kind == "table_row":
-        i = lay.cell_index(q.start)
-        if i is not None:
-            ca, cb = lay.cells[i]
-            a, b = max(a, ca - base), min(max(b, a + 1), cb - base)
-    if lay.label_end is not None and a < lay.label_end - base <= q.start - base:
-        a = lay.label_end - base
-    return a, b
-
-
 def _clause_lead(info: SentenceInfo, q: Quantity) -> str:
-    a, _ = _clause_bounds(info, q)
+    a, _ = value_clause(info, q)
     return info.text[a : q.start - info.sentence.start]
 
 
@@ -200,7 +166,7 @@ def _role(
 ) -> tuple[str | None, str, str]:
     """(role, trigger words, where the role came from)."""
     base = info.sentence.start
-    a, b = _clause_bounds(info, q)
+    a, b = value_clause(info, q)
     start = a
     if prev is not None and prev[2] - base > a:
         start = prev[2] - base
@@ -238,7 +204,7 @@ def _role(
 def _qualifier_texts(info: SentenceInfo, q: Quantity) -> tuple[str, str]:
     """(the value's own clause and cell, the surrounding labels/row/headings)."""
     base = info.sentence.start
-    a, b = _clause_bounds(info, q)
+    a, b = value_clause(info, q)
     local = info.text[a:b]
     lay = info.layout
     parts = [lay.label, lay.list_header]
@@ -289,7 +255,7 @@ def _subject(  # type: ignore[no-untyped-def]
     info: SentenceInfo, q: Quantity, subjects, kb: KnowledgeBase, from_context: bool
 ) -> _Binding:
     base = info.sentence.start
-    a, b = _clause_bounds(info, q)
+    a, b = value_clause(info, q)
     drugs = info.mentions_of(_DRUG)
     in_clause = [(m, e) for m, e in drugs if a <= m.start - base < b]
     conditions = tuple(_label(kb, e, m) for m, e in in_clause if _conditioned(info, m, a))
