@@ -244,10 +244,14 @@ def realistic_command(
         "metrics": by_domain,
         "truth": truth_rows,
         "failures": [
-            {"id": o.case.id, "false_contradictions": o.false_contradictions,
-             "missed": [e["span"] for e in o.missed]}
-            for o in outcomes if not o.ok
-        ],  # fmt: skip
+            {
+                "id": o.case.id,
+                "false_contradictions": o.false_contradictions,
+                "missed": [e["span"] for e in o.missed],
+            }
+            for o in outcomes
+            if not o.ok
+        ],
         "seconds": round(time.perf_counter() - t0, 2),
     }
     if fmt == "json":
@@ -284,7 +288,7 @@ def realistic_command(
                 click.echo(f"    false contradiction: {fc['text'][:120]!r} — {fc['why'][:160]}")
             for e in o.missed:
                 click.echo(f"    missed ({e.get('kind')}): {e['span'][:120]!r}")
-        for d, r in sorted(truth_rows.items()):
+        for _, r in sorted(truth_rows.items()):
             for ex in r["examples"]:
                 click.echo(f"- truth {ex['id']}: {ex['why'][:200]}")
     click.echo(f"{report['seconds']} s")

@@ -6,8 +6,8 @@ import random
 from datetime import date
 
 from auditor.evaluation.benchmark import Maker, fmt_num, kinds
-from auditor.extract.cues import canonical_frequency
-from auditor.extract.frames.dose_words import fact_population
+from auditor.extract.cues import canonical_frequency, find_frequencies
+from auditor.extract.frames.dose_words import fact_populations
 from knowledge_graphs.model import Fact
 from knowledge_graphs.store import KnowledgeBase
 
@@ -104,7 +104,8 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         f = rng.choice(doses)
         drug = _name(kb, f.subject, rng)
         v = f.value or 0.0
-        pop = POPULATION.get(fact_population(f.qualifiers.get("population")))
+        pops = sorted(fact_populations(f.qualifiers.get("population")) & POPULATION.keys())
+        pop = POPULATION[pops[0]] if pops else None
         if pop:  # a limit for a population: the sentence says for whom
             phrase = rng.choice(pop)
             tpl = rng.choice(DOSE_POPULATION).replace("{pop}", phrase)
@@ -172,7 +173,10 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         an = _name(kb, f.subject, rng)
         ind = f.qualifiers.get("indication")
         where = f" for {ind}" if ind else ""
-        word = "once daily" if false else canon.text
+        schedules = {x.canonical for x in find_frequencies(f.literal or "")}
+        wrong = next(w for w, c in (("once daily", "daily"), ("once monthly", "monthly"),
+                                    ("twice daily", "twice daily")) if c not in schedules)  # fmt: skip
+        word = wrong if false else canon.text
         s = rng.choice(["{A}{w} is taken {x}.", "{A}{w} should be dosed {x}."]).format(
             A=an.capitalize(), w=where, x=word
         )

@@ -75,8 +75,9 @@ def load_cases(folder: Path | None, dev_files: Iterable[Path] = ()) -> list[Real
             if line.strip():
                 d = json.loads(line)
                 cases.append(
-                    RealisticCase(d["id"], d["domain"], d["as_of"], d["text"],
-                                  d.get("errors") or [], str(f))  # fmt: skip
+                    RealisticCase(
+                        d["id"], d["domain"], d["as_of"], d["text"], d.get("errors") or [], str(f)
+                    )
                 )
     return cases
 
@@ -96,9 +97,12 @@ class CaseOutcome:
 
     @property
     def ok(self) -> bool:
-        return not self.false_contradictions and not self.missed and (
-            self.fails == bool(self.case.errors) or not any(
-                e.get("checkable", True) for e in self.case.errors
+        return (
+            not self.false_contradictions
+            and not self.missed
+            and (
+                self.fails == bool(self.case.errors)
+                or not any(e.get("checkable", True) for e in self.case.errors)
             )
         )
 

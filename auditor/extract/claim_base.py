@@ -56,6 +56,8 @@ def base_claim(
     if cr.asserts_absence(clause):
         claim.negated = True
         claim.qualifiers["asserts"] = "absence"
+    elif claim.predicate == "indicatedFor":
+        claim.negated = bool(_DENIED_USE.search(clause))  # "not recommended" is not "not used for"
     elif cr.rule.check.negation == "grammar" and cr.rule.check.type in {
         "kg_relation",
         "kg_status",
@@ -71,6 +73,13 @@ def base_claim(
         claim.qualifiers["framing"] = "reported"
     claim.frame = Frame(claim.predicate, not_asserted=_not_asserted(info))
     return claim
+
+
+_DENIED_USE = re.compile(
+    r"\b(?:not|never|isn't|aren't|wasn't|doesn't|don't|no\s+longer|neither|nor)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:FDA[- ])?(?:used|indicated|approved|prescribed|treat\w*|effective|work\w*|help\w*|for)\b",
+    re.I,
+)
 
 
 def _not_asserted(info: SentenceInfo) -> str | None:

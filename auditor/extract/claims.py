@@ -486,11 +486,23 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
             continue
         c = base_claim(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
+        dose = _dose_before(info, f.start)
+        if dose is not None:
+            c.qualifiers["dose_mg"] = f"{dose:g}"  # "one 70 mg tablet every day"
         conds = [eid for _, eid in info.mentions_of(frozenset({"Condition"}))]
         if conds:
             c.qualifiers["conditions"] = "|".join(conds)
         out.append(c)
     return out
+
+
+def _dose_before(info: SentenceInfo, pos: int) -> float | None:
+    """The amount a schedule is given for: a mass right before it in the same clause."""
+    base = info.sentence.start
+    a, _ = clause_at(info.text, pos - base)
+    near = [q for q in info.quantities if q.dimension == "mass" and a <= q.start - base
+            and q.end <= pos and pos - q.end <= 40 and q.value_max is None]  # fmt: skip
+    return near[-1].value if near else None
 
 
 _DOSE_NOUN_AFTER = re.compile(

@@ -16,6 +16,8 @@ A name reached only by fuzzy matching never yields support.
 
 from __future__ import annotations
 
+import re
+
 from auditor.extract.frames.dose_words import fact_population, fact_populations
 from auditor.types import Claim
 from auditor.verify.common import (
@@ -63,6 +65,8 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         return
     slots = frame.slots
     comparable, excluded_by = _comparable(current, slots, claim)
+    if comparable and slots.get("indication"):
+        comparable, excluded_by = _for_indication(comparable, slots["indication"], claim, ctx)
     if not comparable:
         unverifiable(claim, f"the graph has no maximum dose of {drug} for {excluded_by}",
                      current, kb)  # fmt: skip
@@ -160,6 +164,7 @@ def _comparable(facts: list[Fact], slots: dict[str, str], claim: Claim) -> tuple
         ("status", _status_ok, lambda v: "over-the-counter use" if v == "otc" else "prescription use"),
         ("formulation", _formulation_ok, lambda v: v.replace("|", " / ") + " products"),
         ("strength", _strength_ok, lambda v: f"the {v} product"),
+        ("brand", _brand_ok, lambda v: f"the {v} product"),
         ("condition", _condition_ok, lambda v: f"use {v}"),
     )  # fmt: skip
     for key, ok, words in checks:
@@ -211,6 +216,58 @@ def _formulation_ok(f: Fact, want: str) -> bool:
             continue  # a plain tablet fact is the immediate-release product
         return False
     return True
+
+
+_FORM_ABBREVIATIONS = {
+    "XR",
+    "ER",
+    "SR",
+    "XL",
+    "CR",
+    "IR",
+    "OTC",
+    "DR",
+    "HCL",
+    "LA",
+    "ODT",
+    "IV",
+    "PE",
+}
+
+
+def _brand_ok(f: Fact, want: str) -> bool:
+    """A fact for a product sold under another brand ("WELLBUTRIN SR") does not hold for the
+    brand the text names ("Zyban"); a fact naming no brand does."""
+    product = f.qualifiers.get("product") or ""
+    brands = {
+        b for b in re.findall(r"\b[A-Z][A-Z-]{2,}\b", product) if b not in _FORM_ABBREVIATIONS
+    }
+    return not brands or any(b.lower() in want.lower() or want.lower() in b.lower() for b in brands)
+
+
+def _for_indication(
+    facts: list[Fact], wanted: str, claim: Claim, ctx: Context
+) -> tuple[list[Fact], str]:
+    """Facts for the indication the text names. A maximum the label sets for one indication
+    does not hold for another; a drug-wide maximum holds for the drug's labelled uses only."""
+    kb = ctx.kb
+    conds = [c for c in wanted.split("|") if c]
+    names = [n.lower() for c in conds if (e := kb.entity(c)) for n in e.names()]
+    specific = [f for f in facts if f.qualifiers.get("indication")]
+    hits = [f for f in specific if any(n in f.qualifiers["indication"].lower() or
+            f.qualifiers["indication"].lower() in n for n in names if len(n) > 3)]  # fmt: skip
+    if hits:
+        return hits, ""
+    labelled = [f.object or "" for f in kb.facts_about(claim.subject or "", "indicatedFor")]
+    if not specific and any(_same_condition(a, b) for a in labelled for b in conds):
+        return facts, ""
+    what = label_of(kb, conds[0]) if conds else "that indication"
+    return [], what
+
+
+def _same_condition(a: str, b: str) -> bool:
+    x, y = a.removeprefix("condition:"), b.removeprefix("condition:")
+    return x == y or x.startswith(y) or y.startswith(x)
 
 
 def _strength_ok(f: Fact, want: str) -> bool:

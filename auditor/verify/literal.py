@@ -8,7 +8,7 @@ import re
 
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
-from auditor.extract.cues import canonical_frequency
+from auditor.extract.cues import find_frequencies
 from auditor.types import Claim
 from auditor.verify.common import Context, contradict, label_of, support, unverifiable
 from knowledge_graphs.store import KnowledgeBase
@@ -45,6 +45,9 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
 
 
 def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
+    """A stated schedule against the label's. The label may give several regimens, each for its
+    own strength ("70 mg once weekly (or 10 mg once daily)"): a schedule stated with an amount
+    is checked against that amount's regimen, one stated without against all of them."""
     kb = ctx.kb
     facts = kb.facts_about(claim.subject or "", "dosingFrequency")
     if not facts:
@@ -53,12 +56,20 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
         )
         return
     stated = claim.object or ""
-    hits, conflicts = [], []
+    dose = claim.qualifiers.get("dose_mg")
+    hits, conflicts, other_dose = [], [], []
     for f in facts:
-        canon = canonical_frequency(f.literal or "")
-        if canon is None:
+        literal = f.literal or ""
+        canons = {x.canonical for x in find_frequencies(literal)}
+        if not canons:
             continue
-        if canon.canonical == stated:
+        if dose is not None:
+            paired = _regimens(literal)
+            if paired and not any(abs(a - float(dose)) < 1e-9 for a, _ in paired):
+                other_dose.append(f)
+                continue
+            canons = {c for a, c in paired if abs(a - float(dose)) < 1e-9} or canons
+        if stated in canons:  # "35 mg once weekly, or 150 mg once a month": either schedule
             hits.append(f)
         elif _indication_applies(f.qualifiers.get("indication"), claim, kb):
             conflicts.append(f)
@@ -69,12 +80,30 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
             claim,
             conflicts,
             kb,
-            f"the text says {stated!r} but the label says {conflicts[0].literal!r}",
+            f"the text says {stated!r}"
+            + (f" for {dose} mg" if dose else "")
+            + f" but the label says {conflicts[0].literal!r}",
             rule.hallucination_type,
             rule,
         )
+    elif other_dose:
+        unverifiable(claim, f"the label gives no schedule for {dose} mg", other_dose, kb)
     else:
         unverifiable(claim, "the labelled frequency is for another indication", facts, kb)
+
+
+_REGIMEN = re.compile(r"(\d+(?:\.\d+)?)\s*(mg|mcg)\b([^,;()]*)", re.I)
+
+
+def _regimens(literal: str) -> list[tuple[float, str]]:
+    """(amount in mg, canonical schedule) pairs of a label's regimen text."""
+    out = []
+    for m in _REGIMEN.finditer(literal):
+        found = find_frequencies(m.group(3))
+        if found:
+            amount = float(m.group(1)) * (1e-3 if m.group(2).lower() == "mcg" else 1.0)
+            out.append((amount, found[0].canonical))
+    return out
 
 
 def _indication_applies(indication: str | None, claim: Claim, kb: KnowledgeBase) -> bool:
@@ -94,8 +123,9 @@ def _indication_applies(indication: str | None, claim: Claim, kb: KnowledgeBase)
 _APPOSITION = re.compile(
     r"\s*(?:\((?:(?:brand(?:\s+name)?|generic(?:\s+name)?|i\.e\.|also\s+known\s+as|also\s+called|aka|or)"
     r"[:,]?\s*)?"
-    r"|,?\s*(?:(?:is|was|are)\s+(?:the\s+|a\s+|an\s+)?(?:brand(?:\s+name)?\s+(?:of|for)\s+|"
-    r"(?:generic|chemical)\s+name\s+(?:of|for)\s+|marketed\s+as\s+|sold\s+as\s+)?"
+    r"|,?\s*(?:(?:is|was|are)\s+(?:(?:the|a|an)\s+(?:brand(?:\s+name)?\s+(?:of|for)|"
+    r"(?:generic|chemical)\s+name\s+(?:of|for))\s+|(?:brand(?:\s+name)?\s+(?:of|for)|"
+    r"marketed\s+as|sold\s+as)\s+)?"
     r"|(?:(?:is|was|are)\s+)?(?:also\s+|once\s+|formerly\s+|previously\s+)?"
     r"(?:known|sold|marketed|called)(?:\s+over\s+the\s+counter)?\s+as"
     r"|also\s+called|(?:which\s+)?contains|the\s+brand(?:\s+name)?\s+(?:of|for)"

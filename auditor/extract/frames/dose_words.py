@@ -27,7 +27,8 @@ _MAX = (
     r"(?:never|don't|don’t)\s+(?:\w+\s+){0,2}?(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
     r"limit(?:ed|s)?(?:\s+(?:it|intake|use|yourself|the\s+dose))?\s+(?:of|to|is|at)|"
     r"(?:daily|dose|dosing|total|upper|label(?:'s)?|24[- ]hour)\s+(?:limit|cap|ceiling|maximum)|"
-    r"at\s+most|highest\s+(?:\w+\s+){0,2}?dose|ceiling|caps?\s+(?:\w+\s+){0,2}?at|capped\s+at|"
+    r"at\s+most|highest\s+(?:\w+\s+){0,2}?dose|top\s+(?:\w+\s+)?dose|ceiling|"
+    r"caps?\s+(?:\w+\s+){0,2}?at|capped\s+at|"
     r"tops?\s+out\s+at|max(?:es)?\s+out\s+at|"
     r"the\s+most\s+(?:\w+\s+){0,2}?(?:should|can|may)\s+(?:take|use|have|get)"
 )
@@ -35,7 +36,7 @@ _ROLES: tuple[tuple[str, str], ...] = (
     ("maximum", _MAX),
     ("start", r"start(?:s|ed|ing)?|initial(?:ly)?|initiat\w*|begin(?:s|ning)?|first\s+dose|starter"),
     ("titration", r"titrat\w*|uptitrat\w*|increas\w*|escalat\w*|step(?:ped|s)?\s+up|"
-     r"increments?|then|rais(?:e|ed|ing)\s+(?:it|the\s+dose)|\+"),
+     r"increments?|then|rais(?:e|ed|ing)\s+(?:it|the\s+dose)|(?<![\d\w])\+(?=\s*$)"),
     ("maintenance", r"maintenance|maintain\w*|target\s+dose"),
     ("adjusted", r"reduc\w*|lower(?:ed|ing)?\s+(?:the\s+)?dose|decreas\w*|halv\w*|adjust\w*"),
     ("loading", r"loading"),
@@ -87,6 +88,43 @@ def role_before(lead: str, clause: str = "") -> tuple[str, str] | None:
     if role == "maximum" and words.lower() == "up to" and _TITRATE_TO.search(clause or lead):
         return "titration", words  # "increase by 25 mg every 3 days up to 100 mg/day"
     return role, words
+
+
+_LATER = re.compile(
+    r"^[\s*_,]*(?:\w+\s+){0,3}?(?:after|at\s+week|from\s+week|in\s+week|by\s+week|on\s+day|"
+    r"by\s+day|(?:for|over)\s+(?:\d+|one|two|three|four|a)\s+(?:weeks?|days?)|(?:\d+|one|two|"
+    r"three|four)\s+(?:weeks?|days?)\s+later|if\s+needed\s+after)\b",
+    re.I,
+)
+
+
+def titration_target(tail: str) -> bool:
+    """ "the dose goes up to 50 mg after one week": a step of a schedule, not the maximum."""
+    return bool(_LATER.match(tail))
+
+
+_TIMES = re.compile(
+    r"^[\s*_,]*(?:(?P<n>once|twice|three\s+times|four\s+times|(?P<d>\d)\s*times)\s+(?:a|per|each)\s+day|"
+    r"(?P<n2>once|twice|three\s+times|four\s+times)\s+daily|(?P<abbr>b\.?i\.?d|t\.?i\.?d|q\.?i\.?d)\b|"
+    r"every\s+(?P<h>\d+)\s*(?:h|hrs?|hours?)\b|q(?P<qh>\d+)h\b)",
+    re.I,
+)
+_TIMES_N = {"once": 1, "twice": 2, "three times": 3, "four times": 4,
+            "bid": 2, "b.i.d": 2, "tid": 3, "t.i.d": 3, "qid": 4, "q.i.d": 4}  # fmt: skip
+
+
+def doses_per_day(tail: str) -> int | None:
+    """How many doses a day the words right after a value give ("twice daily" → 2)."""
+    m = _TIMES.match(tail)
+    if m is None:
+        return None
+    if m.group("h") or m.group("qh"):
+        hours = int(m.group("h") or m.group("qh"))
+        return 24 // hours if hours and 24 % hours == 0 else None
+    if m.group("d"):
+        return int(m.group("d"))
+    word = " ".join((m.group("n") or m.group("n2") or m.group("abbr") or "").lower().split())
+    return _TIMES_N.get(word) or _TIMES_N.get(word.replace(".", ""))
 
 
 def role_after(tail: str) -> tuple[str, str] | None:
@@ -163,7 +201,7 @@ _ELDERLY = re.compile(
 )
 _RENAL = re.compile(
     r"\b(?:renal(?:\s+(?:impairment|disease|failure|function|dosing))?|kidney\s+(?:function|disease|"
-    r"impairment|failure|problems?)|CrCl|creatinine\s+clearance|e?GFR|dialysis|ESRD|CKD)\b",
+    r"impairment|failure|problems?)|CrCl|creatinine\s+clearance|e?GFR|(?:hemo|peritoneal\s+)?dialysis|ESRD|CKD)\b",
     re.I,
 )
 _HEPATIC = re.compile(
@@ -261,6 +299,13 @@ CONDITION_LEAD = re.compile(
     r"\bwhile\s+(?:taking|on|using)|\bpatients\s+(?:taking|on|receiving)|\bconcomitant(?:ly)?"
     r"(?:\s+with)?|\bco-?administ\w*(?:\s+with)?|\bif\s+(?:you(?:'re|\s+are)?\s+)?(?:also\s+)?"
     r"(?:tak\w+|on|using))\s+(?:\w+\s+){0,2}$",
+    re.I,
+)
+CO_MEDICATION = re.compile(
+    r"\b(?:(?:strong|moderate|weak)\s+)?(?:CYP\w*|P-?gp)\s+(?:inhibitors?|inducers?)|"
+    r"\b(?:inhibitors?|inducers?)\s+of\s+CYP|\bwhen\s+(?:taken|used|given|combined)\s+with|"
+    r"\bin\s+combination\s+with|\bconcomitant(?:ly)?|\bco-?administ\w+|"
+    r"\bif\s+(?:you(?:'re|\s+are)?\s+)?(?:also\s+)?(?:tak\w+|using|on)\s+\w+",
     re.I,
 )
 DRUG_COLUMN = re.compile(

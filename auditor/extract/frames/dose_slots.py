@@ -1,0 +1,200 @@
+"""What a dose-like number is, the role its trigger gives it, and its qualifier slots.
+
+* kind — a dose, or something that only looks like one: a tablet strength ("325 mg tablets"),
+  a body weight ("≥50 kg"), a per-kg dose, a lab cut-off ("CrCl 30 mL/min"), one part of a
+  combination ("3.75 mg/23 mg"), a dose used as a name ("the 2.5 mg vascular dose");
+* role — from the words closest before the value in its clause, then right after it, then the
+  line's label, the cell's column header, the row label, the list header and the heading;
+* slots — population, OTC/Rx status, formulation, named strength, brand, indication and
+  period, read from the value's clause first and then from its label, row and the headings
+  nearest to it (a document's title heading qualifies nothing).
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.frames import dose_words as w
+from auditor.extract.frames.common import value_clause
+from auditor.types import Frame, Mention, Quantity
+
+_CONNECTOR = re.compile(
+    r"^[\s*_,;()/]*(?:(?:or|and|to|-|–|=|i\.e\.,?|which\s+is)\s*)?[\s*_(]*$", re.I
+)
+_DAILY = re.compile(r"\b(?:daily|per\s+day|a\s+day|/\s*day|each\s+day|every\s+day|24[- ]hours?|"
+                    r"in\s+a\s+day|total\s+daily|at\s+bedtime|nightly|at\s+night|before\s+bed|"
+                    r"each\s+night|every\s+night|once\s+a\s+night)\b", re.I)  # fmt: skip
+_WEEKLY = re.compile(r"\b(?:weekly|per\s+week|a\s+week|/\s*week|each\s+week|every\s+week)\b", re.I)
+_MONTHLY = re.compile(r"\b(?:monthly|per\s+month|a\s+month|every\s+month)\b", re.I)
+_PER_DOSE = re.compile(
+    r"\b(?:per\s+dose|single\s+dose|each\s+dose|at\s+a\s+time|at\s+once)\b", re.I
+)
+_ATTRIBUTIVE_BEFORE = re.compile(r"\b(?:the|a|an|its|their|this|that)\s*[*_]*$", re.I)
+_ATTRIBUTIVE_AFTER = re.compile(
+    r"^[*_]*\s*(?:[a-z-]+\s+){0,2}?(?:dose|dosage|tablets?|capsules?|strength|formulation|"
+    r"regimen|products?|pills?|injections?|pens?|patch(?:es)?)\b",
+    re.I,
+)
+
+
+def value_kind(info: SentenceInfo, q: Quantity) -> str:
+    """dose | strength | body_weight | per_weight | lab | combination | attributive."""
+    base = info.sentence.start
+    after = info.text[q.end - base : q.end - base + 30]
+    before = info.text[max(0, q.start - base - 40) : q.start - base]
+    if w.BODY_WEIGHT.search(q.text):
+        return "body_weight"
+    if w.PER_WEIGHT_AFTER.match(after) or "/kg" in q.text.lower():
+        return "per_weight"
+    if w.LAB_AFTER.match(after) or (q.per and "min" in q.per) or q.dimension == "volume":
+        return "lab"  # "CrCl below 30 mL/min", "eGFR 30–45 mL/min/1.73 m²"
+    if w.COMBINATION_AFTER.match(after) or w.COMBINATION_BEFORE.search(before):
+        return "combination"
+    if q.dimension in {"mass", "iu"} and (
+        w.STRENGTH_AFTER.match(after) or w.STRENGTH_BEFORE.search(before)
+    ):
+        return "strength"
+    m = re.search(
+        r"(\d[\d,.]*\s*)?(?:strength|tablets?|caplets?|capsules?|formula)\s*\(\s*$", before, re.I
+    )
+    if q.dimension in {"mass", "iu"} and m is not None and m.group(1) is None:
+        return "strength"  # "Regular Strength (325 mg)"; but "8 tablets (1,600 mg)" is a dose
+    lay = info.layout
+    if lay.kind == "table_row" and w.STRENGTH_COLUMN.search(lay.column_at(q.start)):
+        return "strength"
+    if _ATTRIBUTIVE_BEFORE.search(before) and _ATTRIBUTIVE_AFTER.match(after):
+        return "attributive"  # "the 2.5 mg vascular dose", "a 325 mg tablet": a name, not a limit
+    return "dose"
+
+
+def role_of(
+    info: SentenceInfo, q: Quantity, prev: tuple[str, str, int] | None
+) -> tuple[str | None, str, str]:
+    """(role, trigger words, where the role came from); ``prev`` is the role and end offset of
+    the previous dose value in the sentence."""
+    base = info.sentence.start
+    a, b = value_clause(info, q)
+    start = a
+    if prev is not None and prev[2] - base > a:
+        start = prev[2] - base
+    lead = info.text[start : q.start - base]
+    tail = info.text[q.end - base : b]
+    before = w.role_before(lead, info.text[a : q.start - base])
+    after = w.role_after(tail)
+    if before and before[0] == "maximum":
+        if before[1].lower() == "up to" and w.titration_target(info.text[q.end - base :][:60]):
+            return "titration", before[1], "clause"  # "goes up to 50 mg after one week"
+        return "maximum", before[1], "clause"
+    if after and after[0] == "maximum":
+        return "maximum", after[1], "clause"
+    if before and before[0] == "permitted" and after and after[0] == "per_dose":
+        return "per_dose", after[1], "clause"  # "may use 400-800 mg every 6 to 8 hours"
+    if before:
+        return before[0], before[1], "clause"
+    if after:
+        return after[0], after[1], "clause"
+    if prev is not None and prev[2] - base > a and _CONNECTOR.match(lead):
+        return prev[0], prev[1], "clause"  # "500 mg twice a day or 850 mg once a day"
+    if prev is not None and prev[2] - base > a:
+        return None, "", ""  # another value's clause: its words are not this value's role
+    lay = info.layout
+    for source, text in (
+        ("label", lay.label),
+        ("row", lay.column_at(q.start)),
+        ("row", lay.row_label if lay.kind == "table_row" else ""),
+        ("label", lay.list_header),
+        ("heading", lay.headings[-1] if lay.headings else ""),
+    ):
+        if text and (found := w.role_in_label(text)):
+            return found[0], found[1], source
+    return None, "", ""
+
+
+def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
+    """The value's own clause, and the texts around it nearest first: its label, row cells,
+    column header, list header and the headings above (not the document's title heading)."""
+    base = info.sentence.start
+    a, b = value_clause(info, q)
+    lay = info.layout
+    parts = [info.text[:a], lay.label]  # the sentence before the clause ("Lyrica CR is ...:")
+    if lay.kind == "table_row":
+        i = lay.cell_index(q.start)
+        parts.append(lay.column_at(q.start))
+        parts += [info.text[x - base : y - base] for j, (x, y) in enumerate(lay.cells) if j != i]
+    parts.append(lay.list_header)
+    heads = list(reversed(lay.headings))
+    parts += heads[:-1] if len(heads) > 1 else heads
+    return info.text[a:b], [p for p in parts if p]
+
+
+def fill_slots(
+    frame: Frame, cr: CompiledRule, info: SentenceInfo, q: Quantity, subject: tuple[Mention, str]
+) -> None:
+    """Population, status, formulation, strength, brand, indication and period."""
+    local, around = qualifier_parts(info, q)
+    for text in (local, *around):
+        if "population" not in frame.slots and (pop := w.population_of(text)):
+            frame.slots["population"] = pop
+        quals = cr.qualifiers_in(text)
+        if "status" in quals and "status" not in frame.slots:
+            frame.slots["status"] = quals["status"]
+        forms = w.formulations_of(text)
+        if forms and "formulation" not in frame.slots:
+            frame.slots["formulation"] = "|".join(sorted(forms))
+        named = w.NAMED_STRENGTH.search(text)
+        if named and "strength" not in frame.slots:
+            frame.slots["strength"] = " ".join(named.group(0).lower().split())
+        if w.CO_MEDICATION.search(text) and "co_medication" not in frame.slots:
+            frame.slots["co_medication"] = w.CO_MEDICATION.search(text).group(0)  # type: ignore[union-attr]
+    _brand_and_indication(frame, info, q, subject)
+    period = _period(q, local, around)
+    if period:
+        frame.slots["period"] = period
+
+
+def _brand_and_indication(
+    frame: Frame, info: SentenceInfo, q: Quantity, subject: tuple[Mention, str]
+) -> None:
+    """A brand name of the subject ("Zyban") and the conditions named with the dose ("for
+    smoking cessation") in its clause, label, row or nearest heading."""
+    base = info.sentence.start
+    a, b = value_clause(info, q)
+    lay = info.layout
+    near = [m for m in info.mentions if a <= m.start - base < b]
+    if lay.label_end is not None:
+        near += [m for m in info.mentions if m.end <= lay.label_end]
+    if lay.kind == "table_row":  # the row label, not the other value cells
+        near += [m for m in info.mentions if lay.cell_index(m.start) == 0]
+    near += info.heading_mentions[0] if info.heading_mentions else []
+    eid = subject[1]
+    brands = [m.text for m in near if eid in m.candidates and _is_brand(m, eid)]
+    if brands:
+        frame.slots["brand"] = brands[0]
+    conds = [c for m in near if (c := m.of_type(frozenset({"Condition"})))]
+    if conds:
+        frame.slots["indication"] = "|".join(dict.fromkeys(conds))
+
+
+def _is_brand(m: Mention, eid: str) -> bool:
+    name = m.text.lower()
+    generic = eid.removeprefix("drug:")
+    return name != generic and generic not in name and m.text[:1].isupper()
+
+
+def _period(q: Quantity, local: str, around: list[str]) -> str | None:
+    if q.per:
+        return {"24 hours": "day", "1 day": "day"}.get(q.per, q.per)
+    for text in (local, *around):
+        if _PER_DOSE.search(text):
+            return "dose"
+        if _WEEKLY.search(text):
+            return "week"
+        if _MONTHLY.search(text):
+            return "month"
+        if _DAILY.search(text):
+            return "day"
+    return None
+
+
+__all__ = ["fill_slots", "qualifier_parts", "role_of", "value_kind"]
