@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from auditor.types import Claim
-from auditor.verify.common import Context, unverifiable
+from auditor.verify.common import Context, label_of, unverifiable
 from auditor.verify.dose import verify_dose
 from auditor.verify.literal import verify_frequency, verify_literal
 from auditor.verify.quantity import verify_quantity
@@ -46,6 +46,8 @@ def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context)
             unverifiable(claim, blocked)  # an incomplete frame or not an assertion
             continue
         verifier(claim, rule, ctx)
+        if claim.fuzzy_score is not None and claim.verdict != "unverifiable":
+            _unknown_name(claim, ctx)
         if claim.qualifiers.get("framing") == "reported" and claim.verdict != "unverifiable":
             seen = [e if not isinstance(e, dict) else {**e, "role": "context"}
                     for e in claim.evidence]  # fmt: skip
@@ -55,6 +57,22 @@ def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context)
                 f"(the graph would have it {claim.verdict})",
             )
             claim.evidence = seen
+
+
+def _unknown_name(claim: Claim, ctx: Context) -> None:
+    """A name reached only by approximate matching ("pramipril", "acetaminophin") is not a
+    known name: its claim is never supported or contradicted through the entity it resembles."""
+    name = claim.qualifiers.get("mention") or claim.subject_label or "?"
+    meant = label_of(ctx.kb, claim.subject)
+    would = claim.verdict
+    seen = [e if not isinstance(e, dict) else {**e, "role": "context"} for e in claim.evidence]
+    unverifiable(
+        claim,
+        f"unknown name {name!r} (did you mean {meant}?); read as {meant}, the claim would be "
+        f"{would}",
+    )
+    claim.evidence = seen
+    claim.qualifiers["unknown_name"] = name
 
 
 __all__ = ["VERIFIERS", "Context", "verify_claims"]

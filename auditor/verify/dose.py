@@ -98,16 +98,10 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
                          "; the text does not say the dose is for them", special, kb)  # fmt: skip
             return
         in_period = general or in_period
-    fuzzy = claim.fuzzy_score is not None
     if claim.negated:
         _denied(claim, rule, ctx, hits, in_period)
         return
     if hits:
-        if fuzzy:
-            unverifiable(claim, f"'{claim.qualifiers.get('mention', drug)}' is not a known drug "
-                         f"name (did you mean {drug}?); a misspelt name is not verified",
-                         hits, kb)  # fmt: skip
-            return
         if frame.role == "permitted":
             unverifiable(claim, "a dose within the labelled maximum; the text does not state the "
                          "maximum itself", hits, kb)  # fmt: skip
@@ -129,10 +123,6 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         return
     if not in_period:
         unverifiable(claim, f"the graph has no {period} maximum of {drug}", labelled, kb)
-        return
-    if fuzzy:
-        unverifiable(claim, f"'{claim.qualifiers.get('mention', drug)}' is not a known drug name "
-                     f"(did you mean {drug}?)", in_period, kb)  # fmt: skip
         return
     if frame.role == "permitted" and not all(_above(f, claim) for f in in_period):
         unverifiable(claim, "a dose within the labelled maximum", in_period, kb)

@@ -80,7 +80,10 @@ def test_audit_records_the_fuzzy_link_on_the_claim_and_in_the_evidence(auditor_o
         as_of="2025-01-15",
     ).to_dict()
     claim = next(c for c in d["claims"] if c["subject"] == "drug:acetaminophen")
-    assert claim["verdict"] == "supported"
+    # a misspelt name is never turned into support: reported, with what it would have been
+    assert claim["verdict"] == "unverifiable"
+    assert "unknown name 'acetaminophin' (did you mean Acetaminophen?)" in claim["reason"]
+    assert "would be supported" in claim["reason"]
     assert 0.7 <= claim["fuzzy_link_score"] < 1.0
     assert claim["evidence"][0]["role"] == "fuzzy_link"
     assert claim["evidence"][0]["mention"] == "acetaminophin"
