@@ -284,7 +284,12 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
                     "interactsWith",
                     src,
                     object=hi,
-                    qualifiers={"severity": it.severity, "effect": it.effect, "via_class": via},
+                    qualifiers={
+                        "severity": it.severity,
+                        "effect": it.effect,
+                        "via_class": via,
+                        "condition": it.condition,
+                    },
                 )
 
 
