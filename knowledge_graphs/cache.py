@@ -26,7 +26,7 @@ from knowledge_graphs.builders.curated import CURATED_DIR
 from knowledge_graphs.errors import DataError, UsageError
 from knowledge_graphs.model import DOMAINS, Entity, Fact, Source
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _BUILDERS_DIR = Path(__file__).resolve().parent / "builders"
 _PACKAGES = {
     "medical": ("drug-named-entity-recognition", "simple-icd-10-cm", "wordfreq"),
@@ -88,8 +88,7 @@ def _rows(entities: Iterable[Entity], facts: Iterable[Fact]) -> dict[str, Any]:
     def sid(s: Source | None) -> int | None:
         if s is None:
             return None
-        key = (s.document, s.section, s.url)
-        return sources.setdefault(key, len(sources))
+        return sources.setdefault(s.key(), len(sources))
 
     ent_rows = [
         [e.id, e.type, e.label, list(e.aliases), dict(sorted(e.attrs.items())), sid(e.source)]
@@ -124,8 +123,11 @@ def build_domain(
     domain: str, cache_dir: Path | None = None, *, quiet: bool = False
 ) -> dict[str, Any]:
     """Build one domain from its sources and write its cache file; returns the file's meta."""
+    from knowledge_graphs.builders.provenance import apply_registry
+
     t0 = time.perf_counter()
     g = _builder(domain)()
+    apply_registry(g)
     rows = _rows(g.entities.values(), g.facts.values())
     meta = {
         "format": FORMAT_VERSION,

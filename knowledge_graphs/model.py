@@ -24,14 +24,40 @@ DOMAINS: tuple[str, ...] = ("finance", "medical", "legal")
 
 @dataclass(frozen=True, slots=True)
 class Source:
-    """Where a fact comes from: a document, the section within it, and a URL to check it."""
+    """Where a fact comes from: a document, the section within it, and a URL to check it.
+
+    The pinned provenance says exactly what was read: ``document_id`` (e.g. a DailyMed set id,
+    a CELEX number, a package name), ``version`` (the label version or effective date, the
+    package version), ``retrieved`` (ISO date the text was read) and ``licence``.
+    """
 
     document: str
     section: str | None = None
     url: str | None = None
+    document_id: str | None = None
+    version: str | None = None
+    retrieved: str | None = None
+    licence: str | None = None
+
+    def key(self) -> tuple[str | None, ...]:
+        """All fields, in order: the row a cache or a graph stores."""
+        return (
+            self.document,
+            self.section,
+            self.url,
+            self.document_id,
+            self.version,
+            self.retrieved,
+            self.licence,
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"document": self.document, "section": self.section, "url": self.url}
+        out: dict[str, Any] = {"document": self.document, "section": self.section, "url": self.url}
+        for k in ("document_id", "version", "retrieved", "licence"):
+            v = getattr(self, k)
+            if v is not None:
+                out[k] = v
+        return out
 
 
 @dataclass(frozen=True, slots=True)

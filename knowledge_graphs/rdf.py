@@ -96,6 +96,15 @@ def _lit(v: Any, datatype: str | None = None) -> Term:
     return ("lit", v, datatype)
 
 
+# Pinned-provenance properties of a kga:Source: (RDF local name, Source field)
+_SOURCE_EXTRA = (
+    ("documentId", "document_id"),
+    ("version", "version"),
+    ("retrieved", "retrieved"),
+    ("licence", "licence"),
+)
+
+
 def triples(entities: Iterable[Entity], facts: Iterable[Fact]) -> Iterable[tuple[str, str, Term]]:
     """The records as neutral triples; :func:`to_graph` and :func:`to_store` adapt them."""
     rels = relations()
@@ -106,7 +115,7 @@ def triples(entities: Iterable[Entity], facts: Iterable[Fact]) -> Iterable[tuple
     pending: list[tuple[str, str, Term]] = []
 
     def source_node(s: Source) -> str:
-        key = (s.document, s.section, s.url)
+        key = s.key()
         node = sources.get(key)
         if node is None:
             node = sources[key] = f"{kgr}source/{len(sources)}"
@@ -116,6 +125,11 @@ def triples(entities: Iterable[Entity], facts: Iterable[Fact]) -> Iterable[tuple
                 pending.append((node, kga + "section", _lit(s.section)))
             if s.url:
                 pending.append((node, kga + "url", _lit(s.url, any_uri)))
+            for prop, v in _SOURCE_EXTRA:
+                val = getattr(s, v)
+                if val:
+                    dt = day if prop == "retrieved" else None
+                    pending.append((node, kga + prop, _lit(val, dt)))
         return node
 
     for e in entities:
@@ -285,10 +299,12 @@ def _source(g: Graph, node: Any, origin: str) -> Source:
     if node is None:
         return Source(origin)
     doc = g.value(node, KGA.document)
+    extra = {field: _str(g.value(node, KGA[prop])) for prop, field in _SOURCE_EXTRA}
     return Source(
         str(doc) if doc is not None else origin,
         _str(g.value(node, KGA.section)),
         _str(g.value(node, KGA.url)),
+        **extra,
     )
 
 

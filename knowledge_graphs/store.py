@@ -15,7 +15,7 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 
-from knowledge_graphs.model import DOMAINS, Entity, Fact
+from knowledge_graphs.model import DOMAINS, Entity, Fact, Source
 
 
 class KnowledgeBase:
@@ -130,12 +130,13 @@ class KnowledgeBase:
         ]:
             facts = [f for f in self.facts if f.domain == d]
             ents = [e for e in self.entities.values() if e.domain == d]
-            sources = {(f.source.document, f.source.section, f.source.url) for f in facts}
+            sources = {f.source for f in facts}
             out[d] = {
                 "kg_version": self.versions[d],
                 "facts": len(facts),
                 "entities": len(ents),
                 "sources": len(sources),
+                "provenance": provenance_summary(sources),
                 "facts_without_source": sum(1 for f in facts if not f.source.document),
                 "facts_per_family": dict(sorted(Counter(f.predicate for f in facts).items())),
                 "entities_per_type": dict(sorted(Counter(e.type for e in ents).items())),
@@ -145,3 +146,38 @@ class KnowledgeBase:
                 },
             }
         return out
+
+
+def provenance_summary(sources: Iterable[Source]) -> dict[str, object]:
+    """How many sources are pinned (a version was recorded) and the oldest one read.
+
+    The oldest is the pinned source with the earliest ``retrieved`` date (ties: the earliest
+    version string), i.e. the document whose recorded content is the most likely to be stale.
+
+    >>> a = Source("A", version="3", retrieved="2026-01-05")
+    >>> b = Source("B", version="7", retrieved="2025-11-30")
+    >>> provenance_summary([a, b, Source("C")])["oldest"]["document"]
+    'B'
+    """
+    docs: dict[tuple[str, str | None], Source] = {}
+    for s in sources:
+        docs.setdefault((s.document, s.version), s)
+    pinned = [s for s in docs.values() if s.version]
+    dated = sorted(
+        (s for s in pinned if s.retrieved), key=lambda s: (s.retrieved or "", s.version or "")
+    )
+    oldest = dated[0] if dated else None
+    return {
+        "documents": len(docs),
+        "pinned": len(pinned),
+        "unpinned": len(docs) - len(pinned),
+        "with_licence": sum(1 for s in docs.values() if s.licence),
+        "oldest": None
+        if oldest is None
+        else {
+            "document": oldest.document,
+            "document_id": oldest.document_id,
+            "version": oldest.version,
+            "retrieved": oldest.retrieved,
+        },
+    }

@@ -62,6 +62,22 @@ def stats_command(domains: tuple[str, ...], fmt: str) -> None:
         click.echo(
             f"  entities {s['entities']:>8}   facts {s['facts']:>8}   sources {s['sources']:>6}"
         )
+        prov = s["provenance"]
+        click.echo(
+            f"  source documents {prov['documents']}: pinned {prov['pinned']} "  # type: ignore[index]
+            f"(version recorded), unpinned {prov['unpinned']}, "  # type: ignore[index]
+            f"with licence {prov['with_licence']}"  # type: ignore[index]
+        )
+        old = prov["oldest"]  # type: ignore[index]
+        click.echo(
+            "  oldest source: "
+            + (
+                f"{old['document']} [{old['document_id'] or '-'}] version {old['version']}, "
+                f"retrieved {old['retrieved']}"
+                if old
+                else "none pinned with a retrieval date"
+            )
+        )
         click.echo("  facts per family (subjects):")
         subjects = s["subjects_per_family"]
         for fam, n in s["facts_per_family"].items():  # type: ignore[union-attr]
@@ -148,25 +164,14 @@ def query_command(domains: tuple[str, ...], fmt: str, sparql: str) -> None:
 @click.argument("out_dir", type=click.Path(file_okay=False, path_type=Path))
 def export_command(domains: tuple[str, ...], fmt: str, out_dir: Path) -> None:
     """Write each domain's graph as Turtle or N-Triples (for other RDF tools)."""
-    import pyoxigraph as ox
-
-    from knowledge_graphs.rdf import to_store
+    from knowledge_graphs.export import export_graph
 
     out_dir.mkdir(parents=True, exist_ok=True)
     for d in domains or DOMAINS:
         kb = _load([d])
-        store = to_store(kb.entities.values(), kb.facts, with_ontology=False)
-        suffix, rdf_format = (
-            ("ttl", ox.RdfFormat.TURTLE) if fmt == "turtle" else ("nt", ox.RdfFormat.N_TRIPLES)
-        )
-        path = out_dir / f"{d}.{suffix}"
-        store.dump(
-            str(path),
-            format=rdf_format,
-            from_graph=ox.DefaultGraph(),
-            prefixes={"kga": "https://kgaudit.dev/ontology#", "kgr": "https://kgaudit.dev/id/"},
-        )
-        click.echo(f"wrote {path} ({len(store)} triples)")
+        path = out_dir / f"{d}.{'ttl' if fmt == 'turtle' else 'nt'}"
+        n = export_graph(kb.entities.values(), kb.facts, path, fmt)  # type: ignore[arg-type]
+        click.echo(f"wrote {path} ({n} triples)")
 
 
 @kg_group.command("validate")

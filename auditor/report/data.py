@@ -52,6 +52,7 @@ def graph_sources(kb: Any) -> dict[str, Any]:
                 "facts": s.get("facts"),
                 "entities": s.get("entities"),
                 "sources": s.get("sources"),
+                "provenance": s.get("provenance"),
                 "top_sources": [
                     {"document": doc, "url": url, "facts": n}
                     for (doc, url), n in sorted(per[d].items(), key=lambda kv: (-kv[1], kv[0][0]))[
@@ -61,6 +62,27 @@ def graph_sources(kb: Any) -> dict[str, Any]:
             }
         )
     return {"kg_version": kb.kg_version, "domains": domains}
+
+
+def provenance_text(prov: dict[str, Any] | None) -> str:
+    """One sentence: pinned vs unpinned source documents and the oldest one read.
+
+    >>> provenance_text({"documents": 3, "pinned": 2, "unpinned": 1, "oldest": None})
+    'Source documents: 3, pinned to a version 2, unpinned 1; no source pinned with a retrieval date.'
+    """
+    if not prov:
+        return ""
+    old = prov.get("oldest")
+    oldest = (
+        f"oldest source read: {old['document']} version {old['version']}, "
+        f"retrieved {old['retrieved']}"
+        if old
+        else "no source pinned with a retrieval date"
+    )
+    return (
+        f"Source documents: {prov['documents']}, pinned to a version {prov['pinned']}, "
+        f"unpinned {prov['unpinned']}; {oldest}."
+    )
 
 
 def rule_packs(ruleset: Any) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from html import escape
 from typing import Any
 
 from auditor.report.charts import render_charts
+from auditor.report.data import provenance_text
 from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
 
 CSS = """
@@ -173,6 +174,8 @@ def _methodology(r: dict[str, Any]) -> str:
                     f"{_link(s['document'], s['url'])} ({num(s['facts'])})"
                     for s in d["top_sources"]
                 )
+                + ". "
+                + _e(provenance_text(d.get("provenance")))
                 + "</p>"
             )
     if v["rule_packs"]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from auditor.errors import UsageError
 from auditor.report.charts import render_charts
+from auditor.report.data import provenance_text
 from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
 
 FONT = "DejaVu"
@@ -267,7 +268,9 @@ def _methodology(d: _Doc, r: dict[str, Any]) -> None:
             d.para(
                 f"{g['domain']} {g['version']}: {num(g['facts'])} facts, "
                 f"{num(g['entities'])} entities, {num(g['sources'])} sources. Most used: "
-                + "; ".join(f"{s['document']} ({num(s['facts'])})" for s in g["top_sources"]),
+                + "; ".join(f"{s['document']} ({num(s['facts'])})" for s in g["top_sources"])
+                + ". "
+                + provenance_text(g.get("provenance")),
                 size=8,
             )
     if v["rule_packs"]:

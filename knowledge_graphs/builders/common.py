@@ -14,14 +14,39 @@ from knowledge_graphs.model import Entity, Fact, Source
 
 
 def package_source(dist: str, document: str, url: str | None = None) -> Source:
-    """A source naming an installed package (and its version) the data was imported from."""
+    """A source naming an installed package (and its version) the data was imported from.
+
+    The pinned fields come from the installed distribution's metadata: ``document_id`` is
+    the distribution name, ``version`` its version, ``licence`` its declared licence.
+    """
     try:
-        version = metadata.version(dist)
+        meta = metadata.metadata(dist)
+        version = meta["Version"]
+        licence = _licence(meta)
     except metadata.PackageNotFoundError:  # pragma: no cover - a dependency is missing
-        version = "unknown"
+        version, licence = "unknown", None
     return Source(
-        f"{document} ({dist} {version})", None, url or f"https://pypi.org/project/{dist}/"
+        f"{document} ({dist} {version})",
+        None,
+        url or f"https://pypi.org/project/{dist}/",
+        document_id=f"pypi:{dist}",
+        version=version,
+        licence=licence,
     )
+
+
+def _licence(meta: Any) -> str | None:
+    """The licence a distribution declares: License-Expression, License, or its classifier."""
+    for key in ("License-Expression", "License"):
+        value = (meta.get(key) or "").strip()
+        if value and len(value) < 80 and "\n" not in value:
+            return value
+    classifiers = [
+        c.removeprefix("License :: ").removeprefix("OSI Approved :: ")
+        for c in meta.get_all("Classifier") or []
+        if c.startswith("License ::")
+    ]
+    return "; ".join(classifiers) or None
 
 
 def fact_id(domain: str, subject: str, predicate: str, *parts: Any) -> str:

@@ -45,7 +45,20 @@ class DoseIn(Sourced):
     max: float | None = Field(default=None, gt=0)
     min: float | None = Field(default=None, ge=0)
     unit: Literal[
-        "mg", "mcg", "g", "IU", "tablet", "mL", "unit", "puff", "piece", "lozenge", "patch"
+        "mg",
+        "mcg",
+        "g",
+        "IU",
+        "tablet",
+        "mL",
+        "unit",
+        "puff",
+        "piece",
+        "lozenge",
+        "patch",
+        "mEq",
+        "drop",
+        "mg/kg",
     ]
     per: str = "day"
     route: str = "oral"
@@ -84,6 +97,9 @@ class InteractionIn(Sourced):
     b: str
     severity: Literal["contraindicated", "major"]
     effect: str | None = None
+    # The population or circumstance the label limits the statement to ("patients with
+    # diabetes", "renal or hepatic impairment", "oral midazolam"); None = unconditional.
+    condition: str | None = Field(default=None, min_length=3)
 
 
 class IndicationIn(Sourced):

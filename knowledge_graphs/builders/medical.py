@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bz2
 import pickle
+import re
 from importlib import resources
 from typing import Any
 
@@ -26,6 +27,41 @@ _ALIAS_ZIPF = 3.9  # package variants this frequent in English ("caps", "relief"
 _NAME_ZIPF = 4.5  # canonical names this frequent ("water", "iron") only when facts exist
 _MIN_ALIAS_LEN = 4  # shorter package variants ("apap", "hctz" excepted below) link too eagerly
 _SHORT_ALIASES_KEPT = {"apap", "hctz", "asa", "ppi"}
+
+
+# Names in the package that are parsing leftovers, not names: a truncated product name.
+_TRUNCATED = frozenset({"guardium acid reflux control and ventra"})
+_DANGLING = frozenset({"and", "or", "with", "of", "for", "the", "&"})
+
+
+def name_artefact(name: str) -> str | None:
+    """Why a package drug name is a parsing leftover, or None for a real name.
+
+    >>> name_artefact("otherbrufen")
+    "'Other brands' heading glued to the name"
+    >>> name_artefact("alcohol,")
+    'stray punctuation at an end'
+    >>> name_artefact("mayzent&lt;ref name=&quot;fda pr&quot; /&gt;")
+    'wiki markup left in the name'
+    >>> name_artefact("brufen") is None
+    True
+    """
+    n = name.strip().lower()
+    if re.match(r"^other[a-z]", n) and n not in _OTHER_WORDS:
+        return "'Other brands' heading glued to the name"
+    if re.search(r"&(?:lt|gt|quot|amp|nbsp);|\{\{|\}\}|^[a-z][a-z -]*\s*=", n):
+        return "wiki markup left in the name"
+    if re.search(r"^[,;]|[,;]$", n):
+        return "stray punctuation at an end"
+    words = n.split()
+    if len(words) > 1 and (words[-1] in _DANGLING or words[0] in _DANGLING - {"the"}):
+        return "name cut off at a conjunction"
+    if n in _TRUNCATED:
+        return "truncated product name"
+    return None
+
+
+_OTHER_WORDS = frozenset({"otherwise"})
 
 
 def _drug_dictionary() -> dict[str, Any]:
@@ -65,11 +101,26 @@ class DrugResolver:
         )
 
 
+def _clean_canonical(
+    canonical: dict[str, Any], variants: dict[str, list[str]]
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Fold canonical names that are leftovers ("epoetin alfa,") into their clean twin."""
+    fold = {
+        k: k.strip(" ,;") for k in canonical if name_artefact(k) and k.strip(" ,;") in canonical
+    }
+    if not fold:
+        return canonical, variants
+    kept = {k: v for k, v in canonical.items() if k not in fold}
+    remapped = {v: list(dict.fromkeys(fold.get(c, c) for c in cs)) for v, cs in variants.items()}
+    return kept, remapped
+
+
 def build_medical() -> GraphBuilder:
     g = GraphBuilder("medical")
     data = _drug_dictionary()
-    canonical: dict[str, Any] = data["drug_canonical_to_data"]
-    variants: dict[str, list[str]] = data["drug_variant_to_canonical"]
+    canonical, variants = _clean_canonical(
+        data["drug_canonical_to_data"], data["drug_variant_to_canonical"]
+    )
     variant_data: dict[str, Any] = data.get("drug_variant_to_variant_data", {})
     src = package_source(
         "drug-named-entity-recognition", "Drug Named Entity Recognition dictionary"
@@ -78,13 +129,17 @@ def build_medical() -> GraphBuilder:
     aliases: dict[str, list[str]] = {c: [] for c in canonical}
     brands: dict[str, list[str]] = {c: [] for c in canonical}
     for variant, canon_list in variants.items():
+        if name_artefact(variant):
+            continue
         for c in canon_list:
             if c in aliases:
                 aliases[c].append(variant)
                 if variant_data.get(variant, {}).get("is_brand"):
                     brands[c].append(variant)
     for key, d in canonical.items():
-        attrs = {k: d[k] for k in ("drugbank_id", "mesh_id", "medline_plus_id") if d.get(k)}
+        # The package's mesh_id is a drug-CLASS descriptor (aspirin and acetaminophen both
+        # D058633 "Antipyretics"), not the drug's own: it is not imported.
+        attrs = {k: d[k] for k in ("drugbank_id", "medline_plus_id") if d.get(k)}
         kept = [
             a
             for a in aliases[key]
@@ -99,8 +154,6 @@ def build_medical() -> GraphBuilder:
         did = f"drug:{key}"
         if d.get("drugbank_id"):
             g.fact(did, "drugbankId", src, literal=d["drugbank_id"])
-        if d.get("mesh_id"):
-            g.fact(did, "meshId", src, literal=d["mesh_id"])
         for b in sorted(set(brands[key])):
             g.fact(did, "brandName", src, literal=b)
 
@@ -231,7 +284,12 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
                     "interactsWith",
                     src,
                     object=hi,
-                    qualifiers={"severity": it.severity, "effect": it.effect, "via_class": via},
+                    qualifiers={
+                        "severity": it.severity,
+                        "effect": it.effect,
+                        "via_class": via,
+                        "condition": it.condition,
+                    },
                 )
 
 
