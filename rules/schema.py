@@ -21,6 +21,9 @@ ObjectKind = Literal[
 CheckType = Literal[
     "kg_quantity",
     "kg_dose",
+    "kg_policy_rate",
+    "kg_requirement",
+    "kg_threshold",
     "kg_relation",
     "kg_date",
     "kg_literal",

@@ -148,13 +148,22 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         elif false:
             cur = {"USD": "EUR", "EUR": "USD"}.get(cur, "USD")
         sign = {"USD": "$", "EUR": "€"}.get(cur, cur + " ")
-        tpl = rng.choice(
-            [
-                "A {n} is required for amounts over {a}.",
-                "The {n} threshold is {a}.",
-                "The {n} must be filed when the amount exceeds {a}.",
-            ]
-        )
+        if f.qualifiers.get("comparator") == ">=":  # the sentence says what the rule says
+            tpl = rng.choice(
+                [
+                    "A {n} is required for amounts of {a} or more.",
+                    "The {n} threshold is {a}.",
+                    "The {n} must be filed when the amount is at least {a}.",
+                ]
+            )
+        else:
+            tpl = rng.choice(
+                [
+                    "A {n} is required for amounts over {a}.",
+                    "The {n} threshold is {a}.",
+                    "The {n} must be filed when the amount exceeds {a}.",
+                ]
+            )
         s = tpl.format(n=name, a=f"{sign}{fmt_num(amount)}")
         return (s, "contradicted", kind, True) if false else (s, "supported", None, False)
 
@@ -170,8 +179,11 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
                 [x for x in (v + 1.0, v + 2.0, v - 0.5, v + 0.5) if x > 0 and x not in others]
             )
         name = rng.choice([ent.label, *ent.aliases])
+        us = ent.attrs.get("jurisdiction") == "US"
         s = rng.choice(
-            ["Under Basel III, the minimum {n} is {v}.", "Basel III sets the {n} at {v}."]
+            ["Under Regulation Q, the minimum {n} is {v}.", "Regulation Q sets the {n} at {v}."]
+            if us
+            else ["Under Basel III, the minimum {n} is {v}.", "Basel III sets the {n} at {v}."]
         ).format(n=name, v=f"{fmt_num(v)}%")
         return (s, "contradicted", kind, True) if false else (s, "supported", None, False)
 

@@ -24,7 +24,7 @@ from auditor.extract.claim_base import (
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import rate_direction
-from auditor.extract.frames import FRAME_BUILDERS
+from auditor.extract.frames import frame_builder
 from auditor.types import Claim, Mention
 from knowledge_graphs.store import KnowledgeBase
 
@@ -132,9 +132,9 @@ def claims_for_sentence(
                 subjects, from_context = [recalled], True
             elif kind == "frequency" and (topic := _heading_topic(info, cr.subject_types)):
                 subjects, from_context = [topic], True  # "### Dosing" under "## Methotrexate"
-            elif cr.rule.applies_to.relation not in FRAME_BUILDERS:
+            elif frame_builder(cr.rule.applies_to.relation, kind) is None:
                 continue
-        builder = FRAME_BUILDERS.get(cr.rule.applies_to.relation or "")
+        builder = frame_builder(cr.rule.applies_to.relation, kind)
         if builder is None and not cr.has_cue(info.cue_text):
             continue
         builder = builder or _BUILDERS.get(kind)
@@ -448,6 +448,11 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
             continue
         if cues and not _same_clause(info, d.start, cues):
             continue  # "adopted in June 2019 and compliance was required by June 2020"
+        family = _date_family(info.text[max(0, d.start - base - 80) : d.start - base])
+        if family is not None and family != cr.rule.applies_to.relation:
+            continue  # "adopted ... applicable from 2014": the year is the application's
+        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)):
+            continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
         subj = subject_for(info, d.start, d.end, subjects, from_context)
         c = base_claim(
             info,
@@ -462,6 +467,36 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
         c.date = d
         out.append(c)
     return out
+
+
+_DATE_FAMILIES = {
+    "adopted": r"\b(?:adopt\w*|enact\w*|sign\w*(?:\s+into\s+law)?|passed|finali[sz]ed)\b",
+    "applicationDate": r"\b(?:appl(?:y|ies|ied|icable|ication)|(?:entry|entered|enters|came|come)\s+"
+    r"into\s+(?:force|effect)|in\s+force|took\s+effect|takes\s+effect|effective|enforce\w*|"
+    r"compliance|phase[sd]?\s+in)\b",
+    "decided": r"\b(?:decided|decision|ruled|handed\s+down|overrul\w+)\b",
+}
+_DATE_FAMILY_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in _DATE_FAMILIES.items()), re.I)
+_PARTIAL_SCOPE = re.compile(
+    r"\b(?:titles?|articles?|provisions?|parts?|chapters?|sections?|certain|some|most|remaining)\b",
+    re.I,
+)
+
+
+def _date_family(lead: str) -> str | None:
+    """Which kind of date the closest date verb before a date makes it."""
+    last = None
+    for m in _DATE_FAMILY_RE.finditer(lead):
+        last = m
+    return last.lastgroup if last is not None else None
+
+
+def _parenthetical_around(text: str, pos: int) -> str:
+    open_at = text.rfind("(", 0, pos)
+    if open_at < 0 or text.rfind(")", 0, pos) > open_at:
+        return ""
+    close = text.find(")", pos)
+    return text[open_at : close if close > 0 else len(text)]
 
 
 def _same_clause(info: SentenceInfo, pos: int, cue_positions: list[int]) -> bool:
@@ -522,16 +557,63 @@ def _status_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
 
 
 def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
+    """ "the CRR, Regulation (EU) No 575/2013": an identifier in apposition with a named
+    regulation. An identifier the graph does not know is not judged; one that belongs to a
+    known regulation is a claim about the name it is put next to."""
     out = []
+    base = info.sentence.start
+    relation = cr.rule.applies_to.relation or ""
     for ref in (c for c in info.citations if c.kind == "regulation"):
-        named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)]
+        owner = _identifier_owner(kb, relation, ref.section or ref.text)
+        named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)
+                 and _in_apposition(info, s[0], ref.start - base, ref.end - base,
+                                    tight=owner is None)]  # fmt: skip
         if not named:
-            continue  # the identifier is the only mention: the citation check covers it
-        subj = subject_for(info, ref.start, ref.end, named, from_context)
+            continue  # no name next to the identifier: nothing is claimed about it
+        subj = min(named, key=lambda s: abs(s[0].start - ref.start))
         c = base_claim(info, cr, subj, kb, domain, ref.section, None, ref.start)
         c.citation = ref
         out.append(c)
     return out
+
+
+_APPOSED = re.compile(
+    r"^[\s*_]*(?:,|\(|—|–|-|:|\||is|was|=)?[\s*_]*(?:the\s+|i\.e\.\s+)?[\s*_]*$", re.I
+)
+
+
+def _in_apposition(
+    info: SentenceInfo, m: Mention, ref_start: int, ref_end: int, *, tight: bool = False
+) -> bool:
+    """The name is right before the identifier ("the CRR, Regulation ..."), right after it in
+    parentheses, or in the same table row. An identifier the graph does not know is judged
+    only in a name's own parenthesis ("the GDPR (Regulation (EU) 2016/678)")."""
+    base = info.sentence.start
+    s, e = m.start - base, m.end - base
+    if re.match(r"\s+(?:I{1,3}|IV|VI{0,3}|\d)\b", info.text[e : e + 5]):
+        return False  # "Capital Requirements Regulation III": a longer name than the one linked
+    if tight:
+        return e <= ref_start and bool(re.fullmatch(r"\s*[(,]\s*", info.text[e:ref_start]))
+    if (
+        e <= ref_start
+        and len(info.text[e:ref_start]) <= 12
+        and _APPOSED.match(info.text[e:ref_start])
+    ):
+        return True
+    if s >= ref_end and re.fullmatch(r"[\s*_]*\((?:the\s+)?[\s*_]*", info.text[ref_end:s]):
+        return True
+    lay = info.layout
+    return lay.kind == "table_row" and lay.cell_index(m.start) == 0
+
+
+def _identifier_owner(kb: KnowledgeBase, relation: str, ident: str) -> str | None:
+    from auditor.verify.literal import norm_identifier
+
+    want = norm_identifier(ident)
+    for f in kb.facts_with(relation):
+        if f.literal and norm_identifier(f.literal) == want:
+            return f.subject
+    return None
 
 
 def _none_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from auditor.extract.fraction_percents import find_fraction_percents
 from auditor.extract.units import canonical, period_hours
 from auditor.types import Quantity
 
@@ -154,6 +155,8 @@ def find_quantities(text: str) -> list[Quantity]:
         taken[q.start : q.end] = b"\x01" * (q.end - q.start)
         found.append(q)
 
+    for q in find_fraction_percents(text):  # "5-1/4 to 5-1/2 percent"
+        add(q)
     for m in _MONEY.finditer(text):
         add(_money(text, m))
     for m in _BETWEEN.finditer(text):

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from auditor.types import Claim
+from auditor.verify.capital import verify_requirement
 from auditor.verify.common import Context, label_of, unverifiable
 from auditor.verify.dose import verify_dose
 from auditor.verify.literal import verify_frequency, verify_literal
 from auditor.verify.quantity import verify_quantity
+from auditor.verify.rates import verify_rate
 from auditor.verify.relation import verify_relation, verify_status
 from auditor.verify.temporal import verify_date
+from auditor.verify.thresholds import verify_threshold
 from rules.schema import Rule
 
 Verifier = Callable[[Claim, Rule, Context], None]
@@ -22,6 +25,9 @@ Verifier = Callable[[Claim, Rule, Context], None]
 VERIFIERS: dict[str, Verifier] = {
     "kg_quantity": verify_quantity,
     "kg_dose": verify_dose,
+    "kg_policy_rate": verify_rate,
+    "kg_requirement": verify_requirement,
+    "kg_threshold": verify_threshold,
     "kg_relation": verify_relation,
     "kg_status": verify_status,
     "kg_date": verify_date,

@@ -15,7 +15,7 @@ from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 
-def _norm_ident(s: str) -> str:
+def norm_identifier(s: str) -> str:
     s = s.lower().replace("no.", "").replace("no ", " ")
     return re.sub(r"[^a-z0-9/]+", "", s)
 
@@ -27,12 +27,12 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
     if not facts:
         unverifiable(claim, f"the graph has no {rel} for {label_of(kb, claim.subject)}")
         return
-    stated = _norm_ident(claim.object or "")
-    hits = [f for f in facts if f.literal and _norm_ident(f.literal) == stated]
+    stated = norm_identifier(claim.object or "")
+    hits = [f for f in facts if f.literal and norm_identifier(f.literal) == stated]
     if hits:
         support(claim, hits, kb, "the identifier matches")
         return
-    owner = [f for f in kb.facts_with(rel) if f.literal and _norm_ident(f.literal) == stated]
+    owner = [f for f in kb.facts_with(rel) if f.literal and norm_identifier(f.literal) == stated]
     detail = f" (that is the identifier of {label_of(kb, owner[0].subject)})" if owner else ""
     contradict(
         claim,

@@ -175,6 +175,11 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
     if beyond:
         unverifiable(claim, f"the graph's data is verified through {beyond}")
         return
+    starts = [f.valid_from for f in facts if f.valid_from is not None]
+    if starts and first <= min(starts):
+        unverifiable(claim, f"the graph's series starts on {min(starts)}; earlier moves are not "
+                     "recorded")  # fmt: skip
+        return
     moves = []
     for f in facts:
         announced = f.qualifiers.get("announced")

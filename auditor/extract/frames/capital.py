@@ -1,0 +1,205 @@
+"""The capital-requirement frame: a requirement named with its value, not a bank's own ratio.
+
+"The minimum CET1 ratio is 4.5%", "a 2.5% capital conservation buffer", "| CET1 | 4.5% | 7.0% |"
+under "| Ratio | Minimum | With conservation buffer |" are claims about requirements.
+"A bank with a 12% CET1 ratio", "its CET1 ratio of 11.8%", "4.5% + 2.5% + 1.0% = 8.0%",
+"in the 1.5% bucket", "the UK has set its CCyB at 2%" are a firm's figure, a computation or a
+national setting; requirements the graph does not hold (PCA "well capitalized" levels, the
+enhanced SLR, stress capital buffers, Pillar 2, TLAC, the community bank leverage ratio) are
+not compared with the ones it does. Where US and Basel wording meet ("Tier 1 leverage ratio"),
+the frame lists both requirements: either can support, none can be contradicted alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.assertion import non_assertion
+from auditor.extract.claim_base import base_claim, format_quantity
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.frames import finance_words as fw
+from auditor.extract.frames.common import value_clause
+from auditor.types import Claim, Frame, Mention, Quantity
+from knowledge_graphs.store import KnowledgeBase
+
+_REQ = frozenset({"CapitalRequirement"})
+_NOT_IN_GRAPH = re.compile(
+    r"\b(?:well[- ]capitali[sz]ed|adequately\s+capitali[sz]ed|under[- ]?capitali[sz]ed|PCA|"
+    r"prompt\s+corrective|enhanced|eSLR|stress\s+capital\s+buffer|SCB|stress\s+test|P2R|P2G|"
+    r"Pillar\s+2|TLAC|MREL|community\s+bank(?:\s+leverage)?|CBLR|leverage\s+ratio\s+buffer|"
+    r"systemic\s+risk\s+buffer|O-SII|D-SIB|management\s+buffer|phased\s+in\s+from|"
+    r"transitional|transition\s+period|rising\s+(?:in\s+steps\s+)?to|in\s+steps|"
+    r"insured\s+(?:bank\s+)?subsidiar\w+|depository\s+institution\s+subsidiar\w+)\b",
+    re.I,
+)
+_US = re.compile(
+    r"\b(?:U\.?S\.?|United\s+States|American|Fed(?:eral\s+Reserve)?|FDIC|OCC|Regulation\s+Q|"
+    r"12\s+CFR|Basel\s+III\s+endgame|US\s+banks?)\b",
+)
+_ATTRIBUTIVE_OWN = re.compile(r"\b(?:a|an)\s+[*_]*$", re.I)
+_RATIO_AFTER = re.compile(r"^[\s*_]*(?:[\w()-]+\s+){0,6}?(?:ratio|capital\s+ratio)\b", re.I)
+_COMPARISON = re.compile(
+    r"\b(?:above|below|under|over|exceed(?:s|ing)?|beats?|clears?|meets?|short\s+of|than|"
+    r"headroom|cushion|shortfall|passes|fails)\s*[*_]*$",
+    re.I,
+)
+_FLOOR = re.compile(
+    r"\b(?:not|never|from|cannot|can't|stops?|prevents?|must\s+not)\s+(?:\w+\s+){0,2}?"
+    r"(?:fall|falling|drop|dropping|go|going|be)\s+below\s*[*_]*$",
+    re.I,
+)
+_LEVERAGE_WORDS = re.compile(r"\b(?:leverage|exposure\s+measure|total\s+exposure|average\s+"
+                             r"(?:total\s+)?assets|total\s+assets|off-balance)\b", re.I)  # fmt: skip
+_RANGE_WORDS = re.compile(
+    r"\b(?:between|from\s+[\d.]+\s*%?\s*(?:to|-)|up\s+to|ranges?|range\s+of|as\s+high\s+as|"
+    r"maximum|at\s+most|max(?:imum)?|top\s+bucket|highest|lowest|varies)\b",
+    re.I,
+)
+_SETTING = re.compile(r"\b(?:bucket|set\s+its|sets\s+its|has\s+set|activated|announced|raised\s+its|"
+                      r"cut\s+its|its\s+(?:rate|CCyB|buffer))\b", re.I)  # fmt: skip
+_REQ_TRIGGER = re.compile(
+    r"\b(?:minimums?|min\.?|at\s+least|must|required|requires?|requirements?|floor|needs?\s+to|"
+    r"has\s+to|have\s+to|set\s+(?:at|to)|sets?|calls?\s+for|mandat\w+|no\s+(?:less|lower)\s+than|"
+    r"buffers?|surcharges?|standards?|rules?|ranges?|between|up\s+to)\b",
+    re.I,
+)
+_BUFFER_INCLUDED = re.compile(
+    r"(?:\b(?:with|including|incl\.?|plus|on\s+top\s+of)|\+)\s+(?:the\s+)?(?:[\d.]+\s*%\s+)?(?:capital\s+)?"
+    r"conservation\s+buffer|\bconservation\s+buffer\s+included\b|\bwith\s+(?:the\s+)?buffer\b",
+    re.I,
+)
+
+
+def capital_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    out: list[Claim] = []
+    base = info.sentence.start
+    for q in info.quantities:
+        if q.unit != "percent" or q.start in info.change_quantities:
+            continue
+        a, b = value_clause(info, q)
+        clause = info.text[a:b]
+        lead = info.text[a : q.start - base]
+        if fw.ARITHMETIC.search(clause) or re.search(r"→|->|⇒", clause):
+            continue  # "4.5% + 2.5% + 1.0% = 8.0%": a computation
+        lay = info.layout
+        if (
+            fw.OWN_FIGURE.search(lead[-60:])
+            or _own_attributive(info, q, lead)
+            or (_COMPARISON.search(lead) and not _FLOOR.search(lead))
+            or fw.OWN_FIGURE.search(lay.list_header)
+        ):
+            continue  # "a bank with a 12% CET1 ratio", "its CET1 ratio of 11.8%", "above 7.0%"
+        context = " ".join((info.text, lay.label, _column(info, q), " ".join(lay.columns),
+                            lay.row_label, *lay.headings[-1:]))  # fmt: skip
+        if _NOT_IN_GRAPH.search(context):
+            continue
+        bound = _requirement(info, q, kb)
+        if bound is None:
+            continue
+        m, eid, source = bound
+        nxt = [x.start for x in info.quantities if x.start > q.start]
+        tail = info.text[q.end - base : min([q.end - base + 25, *(x - base for x in nxt)])]
+        if lay.label_end is not None and q.end <= lay.label_end:
+            continue  # "- **Total capital (10.3%):** ...": a figure labelled, not a requirement
+        triggers = (lead[-80:], tail, _column(info, q), lay.row_label, lay.label, lay.list_header,
+                    *lay.headings[-1:])  # fmt: skip
+        if not any(_REQ_TRIGGER.search(t) for t in triggers if t):
+            continue  # "CET1 (7.6%): passes": a value with no word making it a requirement
+        ent = kb.entity(eid)
+        is_leverage = ent is not None and (
+            "leverage" in ent.label.lower() or "exposure" in str(ent.attrs.get("basis", ""))
+        )
+        if not is_leverage and _LEVERAGE_WORDS.search(clause + " " + lay.row_label):
+            continue  # "Tier 1 capital of at least 3% of the exposure measure": a leverage ratio
+        candidates = _candidates(eid, kb, info, m.text)
+        c = base_claim(info, cr, (m, eid), kb, domain, format_quantity(q), None, q.start)
+        c.quantity = q
+        frame = Frame("capital_requirement", role="requirement", trigger=m.text)
+        frame.slots["requirements"] = "|".join(candidates)
+        frame.slots["bound_by"] = source
+        own_place = " ".join((clause, lay.label, _column(info, q), lay.row_label))
+        if _BUFFER_INCLUDED.search(own_place):
+            frame.slots["including"] = "conservation buffer"
+        fact = (kb.facts_about(eid, "minimumRatio") or [None])[0]
+        ranged = fact is not None and fact.value_max is not None
+        if (
+            ranged
+            and q.value_max is None
+            and (_SETTING.search(clause) or not _RANGE_WORDS.search(clause))
+        ):
+            continue  # "in the 1.5% bucket", "the UK set its CCyB at 2%": a setting in the range
+        frame.not_asserted = (
+            non_assertion(
+                info.layout,
+                info.text,
+                q.start - base,
+                clause=lead,
+                paragraph_lead=info.layout.paragraph_lead,
+            )
+            or c.frame.not_asserted  # type: ignore[union-attr]
+        )
+        c.frame = frame
+        out.append(c)
+    return out
+
+
+def _column(info: SentenceInfo, q: Quantity) -> str:
+    return info.layout.column_at(q.start) if info.layout.kind == "table_row" else ""
+
+
+def _own_attributive(info: SentenceInfo, q: Quantity, lead: str) -> bool:
+    """ "A 12% CET1 ratio means ...": an indefinite ratio is some bank's, not the minimum."""
+    base = info.sentence.start
+    return bool(_ATTRIBUTIVE_OWN.search(lead) and _RATIO_AFTER.match(info.text[q.end - base :]))
+
+
+def _requirement(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str] | None:
+    base = info.sentence.start
+    a, _b = value_clause(info, q)
+    reqs = info.mentions_of(_REQ)
+    after = [(m, e) for m, e in reqs if m.start >= q.end and m.start - q.end <= 30
+             and re.fullmatch(r"[\s*_]*(?:\(|of\s+(?:the\s+)?)?[\s*_]*", info.text[q.end - base : m.start - base])]  # fmt: skip
+    if after:
+        return after[0][0], after[0][1], "clause"  # "a 2.5% capital conservation buffer"
+    before = [(m, e) for m, e in reqs if a <= m.start - base and m.end <= q.start]
+    if before:
+        m, e = before[-1]
+        gap = info.text[m.end - base : q.start - base]
+        if len(gap) <= 80 and not _other_value_between(info, m, q):
+            return m, e, "clause"
+        return None
+    lay = info.layout
+    if lay.kind == "table_row":
+        row = [(m, e) for m, e in reqs if lay.cell_index(m.start) == 0]
+        if row:
+            return row[0][0], row[0][1], "row"
+    if lay.label_end is not None:
+        labelled = [(m, e) for m, e in reqs if m.end <= lay.label_end]
+        if labelled:
+            return labelled[-1][0], labelled[-1][1], "label"
+    return None
+
+
+def _other_value_between(info: SentenceInfo, m: Mention, q: Quantity) -> bool:
+    """ "CET1 4.5%, Tier 1 6%, total 8%" binds each value to the name just before it: a value
+    with another value between it and a name is not that name's."""
+    return any(m.end <= x.start and x.end <= q.start for x in info.quantities)
+
+
+def _candidates(eid: str, kb: KnowledgeBase, info: SentenceInfo, name: str = "") -> list[str]:
+    """The requirement, and in a US text the US requirement of the same name (and back)."""
+    out = [eid]
+    if re.search(r"\bU\.?S\.?\b|Basel", name):
+        return [eid]  # "US Tier 1 leverage ratio", "Basel III leverage ratio": one reading
+    if eid in {"ratio:leverage-ratio-minimum", "ratio:us-tier1-leverage-minimum"}:
+        us = bool(_US.search(info.text) or any(_US.search(h) for h in info.layout.headings))
+        if us or eid == "ratio:us-tier1-leverage-minimum":
+            out = ["ratio:us-tier1-leverage-minimum", "ratio:leverage-ratio-minimum"]
+    return [e for e in out if kb.entity(e) is not None]
+
+
+__all__ = ["capital_claims"]

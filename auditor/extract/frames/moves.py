@@ -1,0 +1,124 @@
+"""The rate-move frame: "the Fed cut rates in March 2020" (issuer, direction, date).
+
+Only a finite move verb whose subject is the central bank (or one of its rate series, or "the
+Committee" / "it" standing for it) and whose object is its rates counts: "the FOMC raised the
+target range", "the ECB lowered its key interest rates by 25 bp". A noun ("the first rate cut
+since 2008", "a pause in June 2023", "preferring a 25 bp cut") or another object ("reducing
+reinvestments", "reserve requirement ratios were reduced") is not a claim about the rate. The
+date must be in the same clause and be a point or period — "since", "until" and "before"
+dates bound an interval, not the move — and a relative date ("yesterday") is not resolved.
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.assertion import non_assertion, preference
+from auditor.extract.claim_base import base_claim
+from auditor.extract.clauses import clause_at
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.frames import finance_words as fw
+from auditor.types import Claim, Frame
+from knowledge_graphs.store import KnowledgeBase
+
+_ISSUERS = frozenset({"PolicyRate", "CentralBank"})
+_VERB = re.compile(
+    r"\b(?P<verb>(?:(?:started|began|begun|continued|kept\s+on)\s+)?(?:cut(?:ting)?|lower(?:ed|ing)|"
+    r"reduc(?:ed|ing)|eas(?:ed|ing)|trimm(?:ed|ing)|slash(?:ed|ing)|rais(?:ed|ing)|hik(?:ed|ing)|"
+    r"increas(?:ed|ing)|lift(?:ed|ing)|tighten(?:ed|ing))|(?:started|began|begun)\s+(?:this|its|the|a|"
+    r"an)\s+(?:\w+\s+)?(?:hiking|tightening|easing|cutting)\s+cycle|"
+    r"(?<=not\s)(?:raise|cut|lower|hike|increase|reduce|ease|tighten)|"
+    r"(?<=n't\s)(?:raise|cut|lower|hike|increase|reduce|ease|tighten))\b(?P<obj>[^.;:]{0,60})",
+    re.I,
+)
+_FIRST_VERB = re.compile(r"^(?:started|began|begun|continued|kept\s+on)\s+", re.I)
+_STARTED = re.compile(r"^(?:started|began|begun|continued|kept\s+on)\s(?:\w+\s+){0,2}", re.I)
+_NOUN_BEFORE = re.compile(
+    r"\b(?:a|an|the|its|first|last|another|rate|consecutive|further|\d+\s*(?:bp|basis\s+points?)|"
+    r"of|for|preferring|favou?ring|after|before|since)\s*$",
+    re.I,
+)
+_RATE_OBJECT = re.compile(
+    r"^\s*(?:(?:all\s+three\s+of\s+)?(?:its|the|their|interest|policy|key|benchmark|official|"
+    r"short-term|three)\s+)*(?:(?:key\s+)?(?:interest\s+)?rates?|(?:target\s+)?range|"
+    r"federal\s+funds\s+rate|fed\s+funds\s+rate|deposit\s+(?:facility\s+)?rate)\b"
+    r"|^\s*(?:by|to)\s+[\d.¼½¾/-]+\s*(?:basis\s+points?|bps?|percentage\s+points?|%|percent)",
+    re.I,
+)
+_SUBJECT_WORDS = re.compile(r"\b(?:the\s+)?(?:Committee|it|they|policymakers|the\s+bank)\s*$", re.I)
+_RELATIVE = re.compile(
+    r"\b(?:yesterday|today|tomorrow|last\s+(?:week|month|year)|this\s+(?:week|month|year)|"
+    r"earlier\s+this|later\s+this|next\s+(?:week|month|year|meeting)|recently)\b",
+    re.I,
+)
+_DENIED = re.compile(r"\b(?:did|does|do|has|have|had|will|would)\s*(?:not|n't|n’t)\s+$", re.I)
+
+
+def move_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    base = info.sentence.start
+    text = info.text
+    out: list[Claim] = []
+    issuers = info.mentions_of(_ISSUERS)
+    for m in _VERB.finditer(text):
+        verb_at = m.start("verb")
+        if _NOUN_BEFORE.search(text[:verb_at]) and not _DENIED.search(text[:verb_at]):
+            continue
+        verb = m.group("verb")
+        if verb.lower().endswith("ing") and not _STARTED.match(verb):
+            continue  # "reducing reinvestments", "the cutting cycle": not a finite move
+        if not _RATE_OBJECT.match(m.group("obj")) and not _STARTED.match(verb):
+            continue
+        a, b = clause_at(text, verb_at)
+        before = [(mm, e) for mm, e in issuers if a <= mm.start - base and mm.end - base <= verb_at]
+        subject = before[-1] if before else None
+        if subject is None and from_context and subjects and _SUBJECT_WORDS.search(text[a:verb_at]):
+            subject = subjects[0]
+        if subject is None:
+            continue
+        dates = [
+            d for d in info.dates if a <= d.start - base < b or _dates_clause(text, d, base, a)
+        ]
+        if not dates and text[b : b + 2].startswith(
+            ":"
+        ):  # "cut rates three times: on 9/18/2024, ..."
+            dates = [d for d in info.dates if d.start - base >= b]
+        dates = [d for d in dates if d.role in {"point", "by"} and d.precision != "now"]
+        if not dates or _RELATIVE.search(text[a:b]):
+            continue
+        direction = fw.move_of(_FIRST_VERB.sub("", verb).replace("hiking", "hike"))
+        if direction not in {"up", "down"}:
+            continue  # a hold is read from the levels stated with it, not from the verb
+        c = base_claim(info, cr, subject, kb, domain, direction, None, m.start())
+        c.qualifiers["direction"] = direction
+        c.date = dates[0]
+        c.negated = bool(_DENIED.search(text[:verb_at]))  # "The Fed did not raise rates in 2020"
+        frame = Frame("rate_move", role=direction, trigger=m.group("verb"))
+        frame.not_asserted = (
+            (
+                "a dissenter's or commentator's preferred move"
+                if preference(text[a:verb_at])
+                else None
+            )
+            or non_assertion(
+                info.layout,
+                text,
+                verb_at,
+                clause=text[a:verb_at],
+                paragraph_lead=info.layout.paragraph_lead,
+            )
+            or c.frame.not_asserted  # type: ignore[union-attr]
+        )
+        c.frame = frame
+        out.append(c)
+        break  # one move claim per sentence
+    return out
+
+
+def _dates_clause(text: str, d, base: int, a: int) -> bool:  # type: ignore[no-untyped-def]
+    """A date in the sentence's lead-in ("On 5 June 2014, the ECB cut ...")."""
+    return d.start - base < a and not re.search(r"[.;]", text[d.end - base : a])
+
+
+__all__ = ["move_claims"]

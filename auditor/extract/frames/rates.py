@@ -1,0 +1,238 @@
+"""The policy-rate frame: (issuer, series, value or range, date and its role, move).
+
+A percentage is a policy-rate claim only when a rate series is named with it ("the deposit
+facility rate ... 2.00%"), or a central bank is the subject of a rate verb or noun in its
+clause ("the Fed cut rates by 50 bp to 4.75%–5.00%"), or its row label / list label / heading
+names the series — and nothing between the two makes it another number: inflation and its
+2 % goal, unemployment, projections and dot-plot medians, IORB or ON RRP, yields, buffers.
+A bank whose history the graph does not hold (Bank of England, Bank of Canada, ...) gets an
+``unverifiable`` claim; its rate is never checked against the Fed's or the ECB's. A dissenter's
+preferred range is not the decision. The ECB named without its series stands for its three
+rates: such a value can be supported by any of them but contradicted by none.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from auditor.extract.assertion import non_assertion, preference
+from auditor.extract.claim_base import base_claim, claim_date, format_quantity
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.dates import find_dates
+from auditor.extract.frames import finance_words as fw
+from auditor.extract.frames.common import value_clause
+from auditor.types import Claim, DateRef, Frame, Mention, Quantity
+from knowledge_graphs.store import KnowledgeBase
+
+_SERIES = frozenset({"PolicyRate"})
+_BANK = frozenset({"CentralBank"})
+_ISSUERS = _SERIES | _BANK
+_AFTER_SERIES = re.compile(r"^[\s*_]*\(?\s*(?:the\s+|its\s+|a\s+|for\s+the\s+)?$", re.I)
+_PREVIOUS = re.compile(
+    r"\b(?:from|down\s+from|up\s+from|previously|formerly|before)\s+(?:its\s+|the\s+|a\s+)?[*_]*$",
+    re.I,
+)
+_ARROW_AFTER = re.compile(r"^[\s*_]*(?:→|->|⇒|to\s+→)")
+_MAX_GAP = 140
+
+
+@dataclass
+class _Series:
+    mention: Mention
+    entity: str
+    series: tuple[str, ...]  # rate series the value is checked against
+    source: str
+    other_bank: str | None = None  # a bank whose rate history the graph does not hold
+
+
+def rate_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    out: list[Claim] = []
+    for q in info.quantities:
+        if q.unit != "percent" or q.start in info.change_quantities:
+            continue
+        bound = _bind(info, q, kb, subjects, from_context)
+        if bound is None:
+            continue
+        out.append(_claim(info, cr, q, bound, kb, domain))
+    return out
+
+
+def _claim(
+    info: SentenceInfo, cr: CompiledRule, q: Quantity, s: _Series, kb: KnowledgeBase, domain: str
+) -> Claim:
+    base = info.sentence.start
+    a, _ = value_clause(info, q)
+    lead = info.text[a : q.start - base]
+    claim = base_claim(
+        info, cr, (s.mention, s.entity), kb, domain, format_quantity(q), None, q.start
+    )
+    claim.quantity = q
+    claim.date = claim_date(info, q.start) or _context_date(info, q)
+    previous = bool(_PREVIOUS.search(info.text[max(0, q.start - base - 16) : q.start - base])
+                    or _ARROW_AFTER.match(info.text[q.end - base :]))  # fmt: skip
+    frame = Frame("policy_rate", role="previous" if previous else "level", trigger=s.mention.text)
+    frame.slots["series"] = "|".join(s.series)
+    frame.slots["bound_by"] = s.source
+    move = fw.move_of(info.text[max(0, s.mention.end - base) : q.start - base]) or fw.move_of(lead)
+    if move:
+        frame.slots["move"] = move
+    if claim.date is not None:
+        frame.slots["date_role"] = "previous" if previous else _date_role(info, claim, move)
+    tense = _tense(info, lead, info.text[: q.start - base], claim)
+    frame.slots["tense"] = tense
+    missing: list[str] = []
+    if s.other_bank:
+        missing.append(f"the graph holds no policy-rate history for {s.other_bank}; its rate is "
+                       "not checked against another bank's")  # fmt: skip
+    if claim.date is None and tense != "present":
+        missing.append("the date the rate applies to")
+    frame.not_asserted = (
+        (
+            "a dissenter's or commentator's preferred value, not the decision"
+            if preference(info.text[: q.start - base])
+            else None
+        )
+        or non_assertion(
+            info.layout,
+            info.text,
+            q.start - base,
+            clause=lead,
+            paragraph_lead=info.layout.paragraph_lead,
+        )
+        or claim.frame.not_asserted  # type: ignore[union-attr]
+    )
+    frame.missing = tuple(missing)
+    claim.frame = frame
+    return claim
+
+
+def _tense(info: SentenceInfo, lead: str, sentence_lead: str, claim: Claim) -> str:
+    """present (checked at the audit date) | past | undated (a table cell or a label with no
+    verb and no date: it cannot be placed in time)."""
+    if claim.date is not None and claim.date.role == "current":
+        return "present"
+    if fw.PRESENT.search(lead) and not fw.PAST.search(lead):
+        return "present"
+    if fw.PAST.search(sentence_lead):
+        return "past"
+    if fw.PRESENT.search(sentence_lead):
+        return "present"
+    lay = info.layout
+    context = " ".join((lay.column_at(claim.start) if lay.kind == "table_row" else "",
+                        " ".join(lay.columns), lay.label, *lay.headings[-1:]))  # fmt: skip
+    if re.search(r"\b(?:current(?:ly)?|now|today|latest|as\s+of)\b", context, re.I):
+        return "present"
+    return "undated"
+
+
+def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
+    """A date given by the value's column header, row label, line label or nearest heading
+    ("| Rate | June 2024 | September 2024 |", "### What changed on 18 September 2024")."""
+    lay = info.layout
+    for text in (
+        lay.column_at(q.start) if lay.kind == "table_row" else "",
+        lay.row_label if lay.kind == "table_row" else "",
+        lay.label,
+        lay.headings[-1] if lay.headings else "",
+    ):
+        if text:
+            found = [d for d in find_dates(text) if d.role != "current"]
+            if found:
+                return found[0]
+    return None
+
+
+def _date_role(info: SentenceInfo, claim: Claim, move: str | None) -> str:
+    d = claim.date
+    assert d is not None
+    if d.role == "since":
+        return "since"
+    if claim.frame is not None and claim.frame.role == "previous":
+        return "previous"
+    base = info.sentence.start
+    around = info.text[max(0, d.start - base - 25) : d.end - base + 5]
+    if re.search(r"\beffective\b|\btook\s+effect\b|\bapplies\s+from\b|\bfrom\s*$", around, re.I):
+        return "effective"
+    if move in {"up", "down"}:
+        return "decided"
+    return "point"
+
+
+def _bind(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignore[no-untyped-def]
+    base = info.sentence.start
+    a, _b = value_clause(info, q)
+    text = info.text
+    tail = text[q.end - base : q.end - base + 40]
+    if fw.BLOCKER.match(tail.strip(" *_")) or re.match(r"^[\s*_]*(?:of|in)\s+(?:GDP|the\s+)", tail):
+        return None  # "2% inflation", "2 percent goal", "3% of GDP"
+    issuers = [(m, e) for m, e in info.mentions_of(_ISSUERS)]
+    named_after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 6
+                   and re.match(r"^[\s*_]*\($", text[q.end - base : m.start - base])]  # fmt: skip
+    if named_after and named_after[0][0].of_type(_SERIES):
+        return _series_of(*named_after[0], kb, "clause")  # "2.15% (MRO)"
+    before = [(m, e) for m, e in issuers if a <= m.start - base and m.end <= q.start]
+    if before:
+        m, e = before[-1]
+        gap = text[m.end - base : q.start - base]
+        if len(gap) <= _MAX_GAP and not fw.BLOCKER.search(gap) and _governs(m, e, gap, kb):
+            return _series_of(m, e, kb, "clause")
+    after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 25 and
+             _AFTER_SERIES.match(text[q.end - base : m.start - base])]  # fmt: skip
+    if after and after[0][0].of_type(_SERIES):
+        m, e = after[0]
+        return _series_of(m, e, kb, "clause")  # "a 4.00% deposit facility rate"
+    return _structural(info, q, kb, issuers, subjects, from_context)
+
+
+def _governs(m: Mention, eid: str, gap: str, kb: KnowledgeBase) -> bool:
+    """A series governs any value after it in its clause ("the DFR to 2.00%"); a bank needs a
+    rate noun or a rate verb between it and the value ("the Fed cut rates ... to 4.75%")."""
+    if m.of_type(_SERIES):
+        return True
+    return bool(fw.RATE_NOUN.search(gap) or fw.move_of(gap))
+
+
+def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:  # type: ignore[no-untyped-def]
+    base = info.sentence.start
+    lay = info.layout
+    lead = info.text[value_clause(info, q)[0] : q.start - base]
+    if fw.BLOCKER.search(lead):
+        return None
+    if lay.kind == "table_row":
+        column = lay.column_at(q.start)
+        if fw.BLOCKER.search(column) or fw.BLOCKER.search(lay.row_label):
+            return None  # "| Interest on reserve balances (IORB) | 4.90% |"
+        row = [(m, e) for m, e in issuers if lay.cell_index(m.start) == 0]
+        if row:
+            return _series_of(*row[0], kb, "row")
+    if lay.label_end is not None:
+        if fw.BLOCKER.search(lay.label):
+            return None
+        labelled = [(m, e) for m, e in issuers if m.end <= lay.label_end]
+        if labelled:
+            return _series_of(*labelled[-1], kb, "label")
+    for mentions in info.heading_mentions[:1]:
+        series = [(m, e) for m in mentions if (e := m.of_type(_SERIES))]
+        if len({e for _, e in series}) == 1 and not fw.BLOCKER.search(info.text):
+            return _series_of(*series[0], kb, "heading")
+    if from_context and subjects and (fw.move_of(lead) or fw.RATE_NOUN.search(lead)):
+        m, e = subjects[0]
+        if m.of_type(_ISSUERS):
+            return _series_of(m, e, kb, "context")
+    return None
+
+
+def _series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
+    ent = kb.entity(eid)
+    if ent is not None and ent.type == "PolicyRate":
+        return _Series(m, eid, (eid,), source)
+    series = tuple(f.object for f in kb.facts_about(eid, "setsRate") if f.object)
+    if not series:
+        return _Series(m, eid, (), source, ent.label if ent else m.text)
+    return _Series(m, eid, series, source)
+
+
+__all__ = ["rate_claims"]

@@ -1,0 +1,135 @@
+"""The reporting-threshold frame: (obligation, amount, comparator), never a worked example.
+
+"Banks must file a CTR for cash transactions of more than $10,000" states a threshold: an
+amount bound to a comparator ("more than", "over", "at least", "$10,000 or more") or a
+threshold noun ("a $3,000 threshold") and to an obligation named in its clause, label, row or
+heading. "A customer deposits $6,000 in the morning and $5,000 in the afternoon", "they
+aggregate to $12,000", "$6,000 + $5,000 = $11,000 → CTR" and "depositing $12,000 will generate a
+CTR" are examples: amounts without a comparator, in narrative or arithmetic, are not claims.
+Where the clause names an institution ("money services businesses at $2,000") the obligation
+must be that institution's; the comparator, when stated, is checked too ("$10,000 or more" is
+not "more than $10,000").
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.assertion import non_assertion
+from auditor.extract.claim_base import DENIED_VALUE, base_claim, format_quantity
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.frames import finance_words as fw
+from auditor.extract.frames.common import value_clause
+from auditor.types import Claim, Frame, Mention, Quantity
+from knowledge_graphs.store import KnowledgeBase
+
+_OBLIGATION = frozenset({"ReportingObligation"})
+_ARROW = re.compile(r"→|->|⇒|=")
+_INSTITUTIONS = {
+    "bank": re.compile(r"\bbanks?\b|depository\s+institutions?", re.I),
+    "money services business": re.compile(r"\bmoney\s+services?\s+business\w*|\bMSBs?\b", re.I),
+    "casino": re.compile(r"\bcasinos?\b|card\s+clubs?", re.I),
+    "broker": re.compile(r"\bbroker-?dealers?\b|\bsecurities\s+(?:firms?|brokers?)\b", re.I),
+}
+
+
+def threshold_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    out: list[Claim] = []
+    base = info.sentence.start
+    text = info.text
+    for q in info.quantities:
+        if q.dimension != "currency":
+            continue
+        a, b = value_clause(info, q)
+        lead = text[max(a, q.start - base - 60) : q.start - base]
+        tail = text[q.end - base : q.end - base + 25]
+        comparator = _comparator(lead, tail)
+        if comparator is None:
+            continue  # an amount with no comparator or threshold word is not a threshold
+        if _ARROW.search(text[a:b]) or (comparator[0] == "?" and fw.EXAMPLE_AMOUNT.search(lead)):
+            continue  # "$6,000 + $5,000 = $11,000 → CTR", "a customer deposits $9,500"
+        bound = _obligation(info, q, kb)
+        if bound is None:
+            continue
+        m, eid, source = bound
+        c = base_claim(info, cr, (m, eid), kb, domain, format_quantity(q), None, q.start)
+        c.quantity = q
+        if DENIED_VALUE.search(text, max(0, q.start - base - 30), q.start - base):
+            c.negated = True  # "the CTR threshold is not $10,000"
+        frame = Frame("reporting_threshold", role="threshold", trigger=comparator[1])
+        frame.slots["bound_by"] = source
+        if comparator[0] in {">", ">="}:
+            frame.slots["comparator"] = comparator[0]
+        institution = _institution(text[a:b])
+        if institution:
+            frame.slots["institution"] = institution
+        frame.not_asserted = (  # "if you deposit more than $10,000, ..." states the rule
+            non_assertion(
+                info.layout,
+                text,
+                q.start - base,
+                clause="",
+                paragraph_lead=info.layout.paragraph_lead,
+            )
+            or c.frame.not_asserted  # type: ignore[union-attr]
+        )
+        c.frame = frame
+        out.append(c)
+    return out
+
+
+def _comparator(lead: str, tail: str) -> tuple[str, str] | None:
+    """(">" | ">=" | "?", the words) for the amount, or None when nothing makes it a limit."""
+    stripped = lead.rstrip(" *_")
+    if m := fw.MORE_THAN.search(stripped):
+        return ">", m.group(0).strip()
+    if m := fw.AT_LEAST.search(stripped):
+        return ">=", m.group(0).strip()
+    if m := fw.AT_LEAST_AFTER.match(tail.lstrip("*_")):
+        return ">=", m.group(0).strip()
+    if m := fw.THRESHOLD_NOUN.search(stripped):
+        return "?", m.group(0).strip()
+    if re.match(r"^[\s*_]*(?:threshold|reporting\s+threshold|limit)\b", tail, re.I):
+        return "?", "threshold"  # "a $3,000 threshold"
+    return None
+
+
+def _obligation(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str] | None:
+    base = info.sentence.start
+    a, b = value_clause(info, q)
+    obligations = info.mentions_of(_OBLIGATION)
+    in_clause = [(m, e) for m, e in obligations if a <= m.start - base < b]
+    before = [(m, e) for m, e in in_clause if m.end <= q.start]
+    if before:
+        return before[-1][0], before[-1][1], "clause"
+    if in_clause:
+        return in_clause[0][0], in_clause[0][1], "clause"
+    in_sentence = obligations  # "If ... exceeded $10,000 ..., you need to file an FBAR"
+    if len({e for _, e in in_sentence}) == 1:
+        return in_sentence[-1][0], in_sentence[-1][1], "sentence"
+    lay = info.layout
+    if lay.kind == "table_row":
+        row = [(m, e) for m, e in obligations if lay.cell_index(m.start) == 0]
+        if row:
+            return row[0][0], row[0][1], "row"
+    if lay.label_end is not None:
+        labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
+        if labelled:
+            return labelled[-1][0], labelled[-1][1], "label"
+    for mentions in info.heading_mentions[:1]:
+        found = [(m, e) for m in mentions if (e := m.of_type(_OBLIGATION))]
+        if len({e for _, e in found}) == 1:
+            return found[0][0], found[0][1], "heading"
+    return None
+
+
+def _institution(clause: str) -> str | None:
+    found = [name for name, pat in _INSTITUTIONS.items() if pat.search(clause)]
+    return found[0] if len(found) == 1 else None
+
+
+__all__ = ["threshold_claims"]

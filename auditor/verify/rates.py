@@ -1,0 +1,138 @@
+"""``kg_policy_rate``: a stated policy-rate level against the series it names, at its date.
+
+The facts compared depend on the date's role:
+
+* ``decided`` — "On September 18, 2024 the Fed cut to 4.75–5.00 %": the decisions announced in
+  the period (the FOMC decides on the last day of a meeting and the range takes effect the
+  next day; the ECB announces on a Thursday and applies from the following Wednesday); with no
+  decision in the period, the value in force;
+* ``since`` — "unchanged since July 2023": in the present tense the value in force now, which
+  must have been in force at the end of that period; in the past tense the value that took
+  effect (or was in force) then;
+* otherwise the values in force at some point of the period, plus decisions announced in it.
+
+A value matching one of them is supported. A mismatch is contradicted only when the series is
+resolved (the ECB without a series name could mean any of its three rates) and the graph's
+series is verified through the date.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from auditor.types import Claim
+from auditor.verify.common import (
+    Context,
+    claim_window,
+    contradict,
+    label_of,
+    support,
+    unverifiable,
+    valid_during,
+    value_text,
+)
+from knowledge_graphs.model import Fact
+from rules.schema import Rule
+
+
+def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
+    kb, q, frame = ctx.kb, claim.quantity, claim.frame
+    if q is None or frame is None:
+        unverifiable(claim, "no rate frame to check")
+        return
+    series = [s for s in frame.slots.get("series", "").split("|") if s]
+    facts = [f for s in series for f in kb.facts_about(s, "policyRate")]
+    if not facts:
+        unverifiable(
+            claim, f"the graph has no policy-rate series for {label_of(kb, claim.subject)}"
+        )
+        return
+    first, last, _ = claim_window(claim, ctx.as_of)
+    role = frame.slots.get("date_role", "point")
+    if role == "since" and claim.date is not None:
+        first, last = claim.date.first, claim.date.last  # the whole month of "since July 2023"
+        if frame.slots.get("tense") == "present":
+            first = last = ctx.as_of
+    for f in facts:
+        through = f.qualifiers.get("verified_through")
+        if through and f.valid_to is None and last.isoformat() > through:
+            unverifiable(claim, f"the graph's {label_of(kb, f.subject)} data is verified through "
+                         f"{through}; nothing is known for {last}")  # fmt: skip
+            return
+    pool = _pool(facts, first, last, role, frame.slots.get("move"), claim)
+    names = " / ".join(label_of(kb, s) for s in series)
+    if not pool:
+        unverifiable(claim, f"no {names} value is recorded for {first}", facts, kb)
+        return
+    hits = [f for f in pool if _matches(f, claim)]
+    if hits:
+        support(claim, hits, kb, f"matches the {label_of(kb, hits[0].subject)} "
+                f"({value_text(hits[0])})")  # fmt: skip
+        return
+    if len(series) > 1:
+        unverifiable(claim, f"the text does not say which of {names} it means, and the value "
+                     "matches none of them at that date", pool, kb)  # fmt: skip
+        return
+    htype = "outdated_fact" if any(_matches(f, claim) for f in facts if f not in pool) else (
+        rule.hallucination_type)  # fmt: skip
+    when = first.isoformat() if first == last else f"{first} – {last}"
+    contradict(claim, pool, kb, f"the text says {q.text!r} but the {names} was "
+               + "; ".join(value_text(f) for f in pool[:3]) + f" ({when})", htype, rule)  # fmt: skip
+
+
+def _announced(f: Fact) -> date | None:
+    a = f.qualifiers.get("announced")
+    return date.fromisoformat(a) if a else f.valid_from
+
+
+def _pool(facts: list[Fact], first: date, last: date, role: str, move: str | None,
+          claim: Claim) -> list[Fact]:  # fmt: skip
+    decided = [f for f in facts if (d := _announced(f)) is not None and first <= d <= last]
+    in_force = [f for f in facts if valid_during(f, first, last)]
+    if role == "decided" and move in {"up", "down"}:
+        moved = [f for f in decided if _moved(f, facts) == move]
+        return moved or decided or in_force
+    if role == "since":
+        if claim.frame is not None and claim.frame.slots.get("tense") == "present":
+            return in_force
+        started = [f for f in facts if f.valid_from and first <= f.valid_from <= last]
+        return started + decided + [f for f in facts if valid_during(f, last, last)]
+    if role == "effective":
+        return [f for f in facts if valid_during(f, first, last)]
+    if role == "previous":  # "cut from 4.00% to 3.75%": the level before the decision
+        before = [f for f in facts if f.valid_to is not None and first <= f.valid_to
+                  and (_announced_after(f, facts) or f.valid_to) <= last + timedelta(days=14)]  # fmt: skip
+        return before + [f for f in in_force if f not in before]
+    return in_force + [f for f in decided if f not in in_force]
+
+
+def _announced_after(f: Fact, facts: list[Fact]) -> date | None:
+    """When the decision that ended ``f`` was announced."""
+    nxt = [g for g in facts if g.subject == f.subject and g.valid_from == f.valid_to]
+    return _announced(nxt[0]) if nxt else None
+
+
+def _moved(f: Fact, facts: list[Fact]) -> str | None:
+    prev = [p for p in facts if p.subject == f.subject and p.valid_to == f.valid_from]
+    if not prev or prev[0].value is None or f.value is None:
+        return None
+    return "up" if f.value > prev[0].value else "down" if f.value < prev[0].value else "hold"
+
+
+def _matches(f: Fact, c: Claim) -> bool:
+    q = c.quantity
+    assert q is not None
+    if f.value is None:
+        return False
+    lo = f.value
+    hi = f.value_max if f.value_max is not None else f.value
+
+    def close(a: float, b: float) -> bool:
+        return abs(a - b) <= 0.001
+
+    if q.value_max is not None:
+        return close(q.value, lo) and close(q.value_max, hi)
+    return close(q.value, lo) or close(q.value, hi) or lo - 1e-9 <= q.value <= hi + 1e-9
+
+
+__all__ = ["verify_rate"]
