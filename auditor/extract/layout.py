@@ -28,6 +28,7 @@ from auditor.extract.segment import Sentence
 Kind = Literal["heading", "table_header", "table_rule", "table_row", "list_item", "prose"]
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_NUMBERED_TITLE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[A-Z][^.!?:;]{3,140}$")
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,120}?)(?:\*\*|__)\s*:?\s*$")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)]|[a-z][.)])\s")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
@@ -107,10 +108,12 @@ def layout_sentences(text: str, sentences: list[Sentence]) -> list[Layout]:
         new_paragraph = line is None or _blank_line_before(text, line_start)
         h = _HEADING.match(s.text) if starts_line else None
         bold = _BOLD_LINE.match(s.text) if starts_line and not h else None
+        if starts_line and not h and not bold and _NUMBERED_TITLE.match(s.text):
+            bold = _NUMBERED_TITLE.match(s.text)  # "2.2 Heterozygous FH in Pediatric Patients"
         headings = tuple(t for _, t in heads)
         if h or (bold and _ends_line(text, s.end)):
             level = len(h.group(1)) if h else 7  # a bold line heads what follows it
-            title = _clean(h.group(2) if h else bold.group(1))  # type: ignore[union-attr]
+            title = _clean(h.group(2) if h else (bold.group(1) if bold.groups() else bold.group(0)))  # type: ignore[union-attr]
             heads = [(lv, t) for lv, t in heads if lv < level]
             line = Layout("heading", headings, question=is_question(title), title=title)
             out.append(line)

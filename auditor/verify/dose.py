@@ -71,6 +71,7 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         unverifiable(claim, f"the graph has no maximum dose of {drug} for {excluded_by}",
                      current, kb)  # fmt: skip
         return
+    comparable = _narrow_by_abbreviation(comparable, claim)
     same_unit = [f for f in comparable if _unit_family(f) == _claim_family(claim)]
     if not same_unit:
         slips = [f for f in comparable if _unit_slip(f, claim)]
@@ -101,6 +102,9 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     if claim.negated:
         _denied(claim, rule, ctx, hits, in_period)
         return
+    if frame.role == "direction":
+        _direction(claim, rule, ctx, in_period)
+        return
     if hits:
         if frame.role == "permitted":
             unverifiable(claim, "a dose within the labelled maximum; the text does not state the "
@@ -113,6 +117,12 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
                      f"({value_text(same_unit[0])})", same_unit, kb)  # fmt: skip
         return
     other_period = [f for f in labelled if not _period_ok(f, period) and _matches(f, claim)]
+    longer = [f for f in other_period if (f.qualifiers.get("per") or "") in {"week", "month"}]
+    if longer and period == "day":
+        # "dulaglutide 4.5 mg once daily": the label's weekly maximum given as a daily dose
+        contradict(claim, longer, kb, f"the label gives {value_text(longer[0])}; the text makes "
+                   "it a daily dose", "numeric_error", rule)  # fmt: skip
+        return
     if other_period:
         unverifiable(claim, f"{claim.object} matches the label's {value_text(other_period[0])}, "
                      "stated for another period", other_period, kb)  # fmt: skip
@@ -131,6 +141,36 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     shown = "; ".join(value_text(f) for f in in_period[:3])
     contradict(claim, in_period, kb, f"the text says {q.text!r} but the label's maximum is "
                f"{shown}", htype, rule)  # fmt: skip
+
+
+def _direction(claim: Claim, rule: Rule, ctx: Context, pool: list[Fact]) -> None:
+    """A dosing direction ("400 mg twice daily") is wrong when its daily total exceeds every
+    comparable labelled maximum; otherwise it is not judged (the graph holds maxima only)."""
+    kb, q = ctx.kb, claim.quantity
+    assert q is not None
+    if pool and all(_above(f, claim) for f in pool):
+        shown = "; ".join(value_text(f) for f in pool[:3])
+        contradict(claim, pool, kb, f"the stated regimen gives {claim.object}, above the "
+                   f"labelled maximum ({shown})", "numeric_error", rule)  # fmt: skip
+    else:
+        unverifiable(claim, f"a dosing direction ({claim.object}) within the labelled maximum; "
+                     "the graph records maximum doses", pool, kb)  # fmt: skip
+
+
+_ABBREVIATION = re.compile(r"\b(SR|XR|XL|ER|CR|LA|IR|DR|ODT)\b")
+
+
+def _narrow_by_abbreviation(facts: list[Fact], claim: Claim) -> list[Fact]:
+    """ "Wellbutrin SR": when the label names products by SR / XL, keep the one the text names."""
+    frame = claim.frame
+    text = " ".join(str(v) for v in (frame.slots if frame else {}).values()) + " " + claim.text
+    named = set(_ABBREVIATION.findall(text))
+    if not named:
+        return facts
+    keep = [
+        f for f in facts if named & set(_ABBREVIATION.findall(f.qualifiers.get("product") or ""))
+    ]
+    return keep or facts
 
 
 def _denied(claim: Claim, rule: Rule, ctx: Context, hits: list[Fact], pool: list[Fact]) -> None:
@@ -242,10 +282,9 @@ def _for_indication(
     does not hold for another; a drug-wide maximum holds for the drug's labelled uses only."""
     kb = ctx.kb
     conds = [c for c in wanted.split("|") if c]
-    names = [n.lower() for c in conds if (e := kb.entity(c)) for n in e.names()]
+    stems = {st for c in conds if (e := kb.entity(c)) for n in e.names() for st in _stems(n)}
     specific = [f for f in facts if f.qualifiers.get("indication")]
-    hits = [f for f in specific if any(n in f.qualifiers["indication"].lower() or
-            f.qualifiers["indication"].lower() in n for n in names if len(n) > 3)]  # fmt: skip
+    hits = [f for f in specific if stems & _stems(f.qualifiers["indication"])]
     if hits:
         return hits, ""
     labelled = [f.object or "" for f in kb.facts_about(claim.subject or "", "indicatedFor")]
@@ -253,6 +292,17 @@ def _for_indication(
         return facts, ""
     what = label_of(kb, conds[0]) if conds else "that indication"
     return [], what
+
+
+_GENERIC_WORDS = frozenset({"disord", "unspec", "condit", "diseas", "syndro", "chroni", "acute",
+                            "other", "primar", "second", "severe", "modera", "associ", "relief",
+                            "treatm", "manage", "adults", "childr", "patien", "episod"})  # fmt: skip
+
+
+def _stems(text: str) -> set[str]:
+    """Six-letter stems of the significant words ("depression" and "depressive" meet)."""
+    words = re.findall(r"[a-z]{5,}", text.lower())
+    return {w[:6] for w in words} - _GENERIC_WORDS
 
 
 def _same_condition(a: str, b: str) -> bool:

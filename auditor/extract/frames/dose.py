@@ -65,6 +65,10 @@ def _claim(
     frame = Frame("max_dose", role=role, trigger=trigger)
     frame.slots["bound_by"] = b.source
     fill_slots(frame, cr, info, q, b.subject)
+    if role in _DIRECTIONS and q.per is None:
+        n = w.doses_per_day(info.text[q.end - base : q.end - base + 30])
+        if n is not None:  # "400 mg twice daily": checked only against the daily maximum
+            role = frame.role = "direction"
     q = _daily_total(info, q, role, frame)
     claim = base_claim(info, cr, b.subject, kb, domain, format_quantity(q), None, q.start)
     claim.quantity = q
@@ -72,7 +76,7 @@ def _claim(
     if DENIED_VALUE.search(info.text, max(0, q.start - base - 30), q.start - base):
         claim.negated = True  # "the maximum dose is not 8,000 mg"
     missing: list[str] = []
-    if role not in {"maximum", "permitted"}:
+    if role not in {"maximum", "permitted", "direction"}:
         missing.append(w.ROLE_REASON.get(role, f"a {role} dose; the graph records maximum doses"))
     if b.ambiguous:
         missing.append("which drug the dose belongs to (" + " or ".join(b.ambiguous) + ")")
@@ -101,10 +105,13 @@ def _claim(
     return claim
 
 
+_DIRECTIONS = frozenset({"usual", "per_dose", "maintenance"})
+
+
 def _daily_total(info: SentenceInfo, q: Quantity, role: str, frame: Frame) -> Quantity:
-    """ "the top dose is 15 mg twice daily" states 30 mg a day: a maximum given per dose with
-    its daily frequency is compared as the daily total."""
-    if role != "maximum" or q.per is not None:
+    """ "the top dose is 15 mg twice daily" states 30 mg a day: a maximum (or a dosing
+    direction) given per dose with its daily frequency is compared as the daily total."""
+    if role not in {"maximum", "direction"} or q.per is not None:
         return q
     base = info.sentence.start
     n = w.doses_per_day(info.text[q.end - base : q.end - base + 30])

@@ -43,7 +43,9 @@ _ROLES: tuple[tuple[str, str], ...] = (
     ("usual", r"usual(?:ly)?|typical(?:ly)?|common(?:ly)?|standard|normal|average|"
      r"(?<!maximum\s)(?<!max\s)recommended\s+(?:\w+\s+)?dose|dosed\s+at|regimen|"
      r"take[sn]?|taking|give[sn]?|use[sd]?|administer\w*|prescribed|directions?"),
-    ("permitted", r"(?:can|may|could)\s+(?:safely\s+)?(?:take|use|have)|it'?s\s+(?:fine|ok|okay|safe)\s+to\s+take"),
+    ("permitted", r"(?:can|may|could)\s+(?:safely\s+)?(?:take|use|have)|it'?s\s+(?:fine|ok|okay|safe)\s+to\s+take|"
+     r"(?:can|may|could)\s+(?:then\s+)?be\s+(?:raised|increased|titrated|uptitrated|adjusted|"
+     r"escalated)(?:\s+up)?\s+to|(?:can|may)\s+go\s+up\s+to"),
 )  # fmt: skip
 _PURCHASE = re.compile(
     r"\b(?:purchase|purchasing|sales?|buy(?:ing)?|dispens\w*|supply|package|pack|box|bottle|"
@@ -195,8 +197,8 @@ _PEDIATRIC = re.compile(
 )
 _ELDERLY = re.compile(
     r"\b(?:elderly|older\s+(?:adults?|patients?|people)|geriatric|seniors?|"
-    r"(?:aged?\s+)?(?:6[05]|7[05]|80)\s*(?:years?\s*)?(?:and|or|&)\s*(?:older|over|above)|"
-    r"(?:over|above|older\s+than)\s+(?:age\s+)?(?:6[05]|7[05]|80))\b",
+    r"(?:aged?\s+)?(?:6[05]|7[05]|80)\s*\+|(?:aged?\s+)?(?:6[05]|7[05]|80)\s*(?:years?\s*)?(?:and|or|&)\s*"
+    r"(?:older|over|above)|(?:over|above|older\s+than|greater\s+than)\s+(?:age\s+)?(?:6[05]|7[05]|80))\b",
     re.I,
 )
 _RENAL = re.compile(
@@ -230,7 +232,7 @@ def population_of(text: str) -> str | None:
     stripped = _ADULT_OTC_AGE.sub(" adults ", text)
     if _PEDIATRIC.search(stripped):
         return "pediatric"
-    if _ELDERLY.search(text):
+    if _ELDERLY.search(text) or re.search(r"\b(?:6[05]|7[05]|80)\s*\+", text):
         return "elderly"
     if m := _WEIGHT_AT_LEAST.search(text):
         return f"adult>={m.group(1) or m.group(2)} kg"
@@ -261,7 +263,11 @@ def fact_population(text: str | None) -> str:
         return "renal"
     if "hepatic" in t or "liver" in t:
         return "hepatic"
-    if ">= 65" in t or "elderly" in t or "geriatric" in t:
+    if (
+        re.search(r"(?:>=?|≥|over|older\s+than)\s*(?:6\d|7\d|8\d)\b", t)
+        or "elderly" in t
+        or "geriatric" in t
+    ):
         return "elderly"
     if m := re.search(r">=\s*(\d+)\s*kg", t):
         return f"adult>={m.group(1)} kg"
