@@ -19,9 +19,9 @@ BLOCKER = re.compile(
     r"excess\s+reserves|reserve\s+(?:balances|requirements?)|stress\s+(?:tests?|capital)|SCB|"
     r"reverse\s+repo|RRP|repo\s+(?:rate|facility)|standing\s+repo|discount\s+(?:rate|window)|"
     r"primary\s+credit|goals?|objectives?|mandate|(?<!funds\s)(?<!policy\s)target(?!\s+(?:range|rate|for\s+the\s+fed))|"
-    r"projections?|projected|medians?|forecasts?|dot[- ]?plot|SEP|neutral|longer[- ]run|r-star|"
+    r"projections?|projected|medians?|forecasts?|dot[- ]?plot|(?-i:SEP)|neutral|longer[- ]run|r-star|"
     r"spreads?|term\s+premium|buckets?|surcharges?|buffers?|ratios?|SLR|capital|CET1|leverage|"
-    r"tier|savings|APY|APR|credit\s+cards?|loans?|prime|LIBOR|SOFR|€STR|ESTR|EONIA|"
+    r"tier|savings|(?-i:APY|APR)|credit\s+cards?|loans?|prime|LIBOR|SOFR|€STR|ESTR|EONIA|"
     r"effective\s+(?:federal\s+funds|fed\s+funds)\s+rate|EFFR|probabilit\w+|odds|chance|"
     r"stocks?|equities|S&P|index|returns?|balance\s+sheet|deficit|debt|expectations?)\b",
     re.I,

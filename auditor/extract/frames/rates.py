@@ -77,6 +77,9 @@ def _claim(
     frame.slots["series"] = "|".join(s.series)
     frame.slots["bound_by"] = s.source
     move = fw.move_of(info.text[max(0, s.mention.end - base) : q.start - base]) or fw.move_of(lead)
+    if move is None and info.layout.kind == "table_row":
+        cells = " ".join(info.layout.cell_texts[1:])
+        move = fw.move_of(cells) or _signed_move(cells)
     if move:
         frame.slots["move"] = move
     if claim.date is not None:
@@ -89,6 +92,9 @@ def _claim(
                        "not checked against another bank's")  # fmt: skip
     if claim.date is None and tense != "present":
         missing.append("the date the rate applies to")
+    around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
+    if re.search(r"\b(?:peak(?:ed)?|high(?:est)?|record|trough|low(?:est)?|top)\b", around, re.I):
+        missing.append("a peak or trough over a period the text does not bound")
     frame.not_asserted = (
         (
             "a dissenter's or commentator's preferred value, not the decision"
@@ -132,17 +138,43 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
     """A date given by the value's column header, row label, line label or nearest heading
     ("| Rate | June 2024 | September 2024 |", "### What changed on 18 September 2024")."""
     lay = info.layout
-    for text in (
+    row_cells = [c for i, c in enumerate(lay.cell_texts) if i != lay.cell_index(q.start)]
+    places = [
         lay.column_at(q.start) if lay.kind == "table_row" else "",
         lay.row_label if lay.kind == "table_row" else "",
+        *row_cells[1:],
         lay.label,
-        lay.headings[-1] if lay.headings else "",
-    ):
+        *reversed(lay.headings),
+    ]
+    for text in places:
         if text:
             found = [d for d in find_dates(text) if d.role != "current"]
             if found:
                 return found[0]
+    year = _single_year(lay.headings)
+    for text in [*places[:3], lay.label]:
+        if text and year and (d := _month_day(text, year)):
+            return d  # "- December 19: to ..." under "**2018 — four hikes**"
     return None
+
+
+_MONTH_DAY = re.compile(
+    r"\b(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2})\b",
+    re.I,
+)
+
+
+def _single_year(headings: tuple[str, ...]) -> int | None:
+    years = {int(y) for h in headings[-1:] for y in re.findall(r"\b(19\d\d|20\d\d)\b", h)}
+    return years.pop() if len(years) == 1 else None
+
+
+def _month_day(text: str, year: int) -> DateRef | None:
+    m = _MONTH_DAY.search(text)
+    if m is None:
+        return None
+    found = find_dates(f"{m.group('mon')} {m.group('d')}, {year}")
+    return found[0] if found else None
 
 
 def _date_role(info: SentenceInfo, claim: Claim, move: str | None) -> str:
@@ -208,6 +240,10 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         row = [(m, e) for m, e in issuers if lay.cell_index(m.start) == 0]
         if row:
             return _series_of(*row[0], kb, "row")
+        named = _series_named_in(column, kb)
+        if named is not None:  # "| Decision | Effective | Move | New deposit rate |"
+            return _Series(Mention(q.start, q.end, column, (named,), ("PolicyRate",)), named,
+                           (named,), "column")  # fmt: skip
     if lay.label_end is not None:
         if fw.BLOCKER.search(lay.label):
             return None
@@ -222,7 +258,49 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         m, e = subjects[0]
         if m.of_type(_ISSUERS):
             return _series_of(m, e, kb, "context")
+    topic = _document_issuer(info)
+    if topic is not None and _speaks_of_rates(info, q, lead):
+        return _series_of(*topic, kb, "heading")  # "- December 19: to 2-1/2 to 2-3/4 percent"
     return None
+
+
+def _signed_move(text: str) -> str | None:
+    """ "−25 bp" / "+75 bp" in a table of decisions."""
+    m = re.search(r"(?<![\w.])([−–+-])\s*\d+(?:\.\d+)?\s*(?:bp|bps|basis\s+points?)\b", text)
+    if m is None:
+        return None
+    return "up" if m.group(1) == "+" else "down"
+
+
+def _series_named_in(text: str, kb: KnowledgeBase) -> str | None:
+    """The one rate series whose name or alias occurs in a column header."""
+    if not text:
+        return None
+    low = text.lower()
+    found = {
+        e.id
+        for e in kb.entities_of_type("PolicyRate")
+        for n in e.names()
+        if len(n) >= 3 and re.search(rf"(?<![\w]){re.escape(n.lower())}(?![\w])", low)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+def _document_issuer(info: SentenceInfo) -> tuple[Mention, str] | None:
+    """The one central bank (or rate series) the headings above are about."""
+    found = [(m, e) for mentions in info.heading_mentions for m in mentions
+             if (e := m.of_type(_ISSUERS))]  # fmt: skip
+    return found[0] if len({e for _, e in found}) == 1 else None
+
+
+def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
+    """A rate noun or a move word in the value's lead, column, label or the heading above it."""
+    lay = info.layout
+    places = (lead, lay.column_at(q.start) if lay.kind == "table_row" else "", lay.label,
+              lay.list_header, *lay.headings[-1:])  # fmt: skip
+    if any(fw.BLOCKER.search(p) for p in places if p):
+        return False
+    return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
 
 
 def _series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
