@@ -521,6 +521,8 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
             continue
         c = base_claim(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
+        # only a negation right before the schedule denies it ("once a week, never every day")
+        c.negated = bool(_DENIED_SCHEDULE.search(info.text[: f.start - info.sentence.start]))
         dose = _dose_before(info, f.start)
         if dose is not None:
             c.qualifiers["dose_mg"] = f"{dose:g}"  # "one 70 mg tablet every day"
@@ -529,6 +531,11 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
             c.qualifiers["conditions"] = "|".join(conds)
         out.append(c)
     return out
+
+
+_DENIED_SCHEDULE = re.compile(
+    r"\b(?:not|never|no|rather\s+than|instead\s+of)\s+(?:\w+\s+)?[*_]*$|n't\s+(?:\w+\s+)?$", re.I
+)
 
 
 def _dose_before(info: SentenceInfo, pos: int) -> float | None:

@@ -52,7 +52,7 @@ def verify_claims(claims: Iterable[Claim], rules: dict[str, Rule], ctx: Context)
             unverifiable(claim, blocked)  # an incomplete frame or not an assertion
             continue
         verifier(claim, rule, ctx)
-        if claim.fuzzy_score is not None and claim.verdict != "unverifiable":
+        if claim.fuzzy_score is not None:
             _unknown_name(claim, ctx)
         if claim.qualifiers.get("framing") == "reported" and claim.verdict != "unverifiable":
             seen = [e if not isinstance(e, dict) else {**e, "role": "context"}
@@ -72,11 +72,9 @@ def _unknown_name(claim: Claim, ctx: Context) -> None:
     meant = label_of(ctx.kb, claim.subject)
     would = claim.verdict
     seen = [e if not isinstance(e, dict) else {**e, "role": "context"} for e in claim.evidence]
-    unverifiable(
-        claim,
-        f"unknown name {name!r} (did you mean {meant}?); read as {meant}, the claim would be "
-        f"{would}",
-    )
+    reading = (f"read as {meant}, the claim would be {would}" if would != "unverifiable"
+               else f"read as {meant}: {claim.reason}")  # fmt: skip
+    unverifiable(claim, f"unknown name {name!r} (did you mean {meant}?); {reading}")
     claim.evidence = seen
     claim.qualifiers["unknown_name"] = name
 

@@ -131,6 +131,16 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         unverifiable(claim, "the text does not say per dose or per day, so the value cannot "
                      "be compared", labelled, kb)  # fmt: skip
         return
+    open_ended = [
+        f for f in same_unit if f.qualifiers.get("kind", "label_maximum") != "label_maximum"
+    ]
+    if open_ended and not slots.get("indication"):
+        # lisinopril: 40 mg/day for heart failure, no labelled maximum for hypertension — a
+        # value that names no indication may be the latter's and cannot be refuted
+        unverifiable(claim, f"the label sets no maximum for every use of {drug} "
+                     f"({value_text(open_ended[0])}); the text names no indication",
+                     open_ended, kb)  # fmt: skip
+        return
     if not in_period:
         unverifiable(claim, f"the graph has no {period} maximum of {drug}", labelled, kb)
         return

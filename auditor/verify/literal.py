@@ -73,6 +73,16 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
             hits.append(f)
         elif _indication_applies(f.qualifiers.get("indication"), claim, kb):
             conflicts.append(f)
+    if claim.negated:  # "once a week, never every day": the text denies the schedule
+        if hits:
+            contradict(claim, hits, kb, f"the text denies {stated!r}, but the label gives it",
+                       "negation_flip", rule)  # fmt: skip
+        elif conflicts:
+            support(claim, conflicts, kb, f"the text denies {stated!r}; the label says "
+                    f"{conflicts[0].literal!r}")  # fmt: skip
+        else:
+            unverifiable(claim, "the denied schedule is for another indication or strength")
+        return
     if hits:
         support(claim, hits, kb, "the dosing frequency matches the label")
     elif conflicts:
