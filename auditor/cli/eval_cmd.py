@@ -153,8 +153,11 @@ def _print(report: dict[str, object], key: str, title: str) -> None:
 @eval_group.command(
     "generation",
     # every option (and --help) goes to auditor.evaluation.generation's own command
-    context_settings={"ignore_unknown_options": True, "allow_extra_args": True,
-                      "help_option_names": []},
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "help_option_names": [],
+    },
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def generation_command(args: tuple[str, ...]) -> None:
@@ -167,3 +170,20 @@ def generation_command(args: tuple[str, ...]) -> None:
             "pip install 'kgaudit[engine]'"
         ) from exc
     run_generation_eval(list(args))
+
+
+@eval_group.command("citations")
+@click.option("--real", default=2000, show_default=True, help="Real citations (must verify).")
+@click.option("--swapped", default=2000, show_default=True, help="Name + another case's cite.")
+@click.option("--nonexistent", default=1000, show_default=True, help="Pages that start no case.")
+@click.option("--seed", default=7, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def citations_command(real: int, swapped: int, nonexistent: int, seed: int, fmt: str) -> None:
+    """Supreme Court citations from the SCDB list: real ones must be verified, swapped names
+    and nonexistent pages contradicted."""
+    from auditor.evaluation.citations import main as run_citation_eval
+
+    run_citation_eval(
+        ["--real", str(real), "--swapped", str(swapped), "--nonexistent", str(nonexistent),
+         "--seed", str(seed), "--format", fmt]
+    )  # fmt: skip

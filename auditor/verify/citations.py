@@ -116,12 +116,14 @@ def check_case(
         return claim, _check(ref, "contradicted", reason, why)
     key = (ref.volume or 0, reporter_key(ref.reporter or ""), ref.page or 0)
     if (cid := ix.by_cite.get(key)) is not None:
-        return _in_graph(ref, kb, cid, named_hint, claim, rule)
+        return _in_graph(ref, kb, ix, cid, claim, rule)
     verdict = check_scotus(ref.case_name, ref.volume or 0, ref.reporter or "", ref.page or 0,
                            ref.year, ix.scotus)  # fmt: skip
     if verdict is not None:
         return _scotus(ref, verdict, claim, rule)
     named = ix.by_name.get(" ".join(tokens(ref.case_name))) if ref.case_name else None
+    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
+        named_hint = None  # a (fuzzy) link that the written name does not bear out
     if (named := named or named_hint) is not None:
         got = _named_in_graph(ref, kb, named, claim, rule)
         if got is not None:
@@ -169,7 +171,7 @@ def _set_claim(
 
 
 def _in_graph(
-    ref: CitationRef, kb: KnowledgeBase, cid: str, named_hint: str | None, claim: Claim, rule: Rule
+    ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex, cid: str, claim: Claim, rule: Rule
 ) -> tuple[Claim, CitationCheck]:
     ent = kb.entity(cid)
     claim.subject, claim.subject_label = cid, ent.label if ent else cid
@@ -184,7 +186,9 @@ def _in_graph(
         contradict(claim, facts, kb, why, "wrong_date", rule)
         return claim, _check(ref, "contradicted", "wrong_year", why)
     support(claim, facts, kb, "citation, case name and year match the graph")
-    return claim, _check(ref, "verified", "in_graph", claim.reason or "")
+    scdb = check_scotus(None, ref.volume or 0, ref.reporter or "", ref.page or 0, None, ix.scotus)
+    case = scdb.case_dict() if scdb is not None and scdb.outcome == "verified" else None
+    return claim, _check(ref, "verified", "in_graph", claim.reason or "", case)
 
 
 def _named_in_graph(
@@ -285,8 +289,12 @@ def check_statute(
     low = sentence.lower().replace("-", " ")
     said = _phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects[p]]
-    foreign = [p for p in said if sid not in ix.subjects[p]]
-    if said:
+    at = low.find(ref.text.lower().replace("-", " "))
+    foreign = [  # another statute's subject named right by the citation ("wire fraud under")
+        p for p in said
+        if sid not in ix.subjects[p] and " " in p and _near(low, p, at, len(ref.text))
+    ]  # fmt: skip
+    if own or foreign:
         claim.object = (own or foreign)[0]
     if foreign and not own:
         others = sorted({s for p in foreign for s in ix.subjects[p]})
@@ -302,6 +310,17 @@ def check_statute(
         return claim, _check(ref, "contradicted", "misattributed", claim.reason or "")
     support(claim, facts, kb, "the section exists" + (" and its subject matches" if own else ""))
     return claim, _check(ref, "verified", "in_graph", claim.reason or "")
+
+
+NEAR_CHARS = 80
+
+
+def _near(low: str, phrase: str, at: int, width: int) -> bool:
+    """``phrase`` occurs within ``NEAR_CHARS`` of the citation at ``at`` (unknown: anywhere)."""
+    if at < 0:
+        return True
+    lo, hi = max(0, at - NEAR_CHARS), at + width + NEAR_CHARS
+    return phrase in low[lo:hi]
 
 
 def _phrases_in(low: str, ix: LegalIndex) -> list[str]:

@@ -94,6 +94,9 @@ ABBREVIATIONS = {
     "lab": "labor",
     "sec": "securities",
 }
+_RAW = {}
+for _raw, _full in ABBREVIATIONS.items():
+    _RAW.setdefault(_full, []).append(_raw.replace("'", "").replace(".", ""))
 # Words that tell nothing about which case it is: descriptors, connectives, entity forms.
 STOP = frozenset(
     [
@@ -242,8 +245,11 @@ def _acronym_of(acr: str, words: tuple[str, ...]) -> bool:
 def _word_in(w: str, words: tuple[str, ...]) -> bool:
     if w in words:
         return True
-    if 3 <= len(w) <= 6 and w.isalpha() and _acronym_of(w, words):
-        return True
+    for a in (w, *_RAW.get(w, ())):  # "INS" was expanded to "insurance": try it as an acronym
+        if 3 <= len(a) <= 6 and a.isalpha() and _acronym_of(a, words):
+            return True
+    if len(w) >= 3 and any(len(x) > len(w) and x.startswith(w) for x in words):
+        return True  # truncations: "Mass." → Massachusetts, "Comm." → Committee
     if len(w) >= 5:
         return any(
             len(x) >= 5 and x[0] == w[0] and SequenceMatcher(None, w, x).ratio() >= 0.8

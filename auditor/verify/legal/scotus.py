@@ -74,7 +74,7 @@ def check_scotus(
     if exact:
         return _at_start(name, year, exact, cite, ix)
     if rk != "us" or not ix.us_complete(volume) or ix.after_last(reporter, volume, page):
-        return None
+        return None  # not provable: only the U.S. Reports spans of complete volumes are
     holder = ix.containing(reporter, volume, page)
     where = (
         f"page {page} lies inside {describe(holder)}"
