@@ -14,6 +14,7 @@ reporter volume, so a citation is resolved by one dictionary lookup and a bisect
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import date
@@ -67,6 +68,8 @@ class ScotusIndex:
     _at: dict[tuple[str, int, int], list[int]] = field(default_factory=dict)
     lexis: dict[str, int] = field(default_factory=dict)
     us_dates: dict[int, tuple[date, date]] = field(default_factory=dict)
+    # (reporter key, volume) -> last first page before the volume's orders section
+    _provable: dict[tuple[str, int], int] = field(default_factory=dict)
     first_us_volume: int = 0
     complete_us_through: int = 0  # last U.S. volume whose every case has its U.S. cite
 
@@ -91,8 +94,9 @@ class ScotusIndex:
                 incomplete_from = min(incomplete_from or case.decided, case.decided)
         for rep, vol, page in ix._at:
             ix._pages.setdefault((rep, vol), []).append(page)
-        for pages in ix._pages.values():
+        for key, pages in ix._pages.items():
             pages.sort()
+            ix._provable[key] = _before_orders(pages)
         for c in ix.cases:
             if m := _CITE.match(c.us):
                 v = int(m.group(1))
@@ -125,10 +129,11 @@ class ScotusIndex:
         return self.cases[self._at[(reporter_key(reporter), volume, pages[k])][0]]
 
     def after_last(self, reporter: str, volume: int, page: int) -> bool:
-        """The page lies past the last first page in the volume (orders, in-chambers opinions
-        and the last case's own pages live there: nothing can be proved about it)."""
-        pages = self._pages.get((reporter_key(reporter), volume))
-        return bool(pages) and page > pages[-1]
+        """The page lies past the last first page of the volume's opinions (orders,
+        memorandum decisions, in-chambers opinions and the last case's own pages live there,
+        not all in SCDB: nothing can be proved about it)."""
+        last = self._provable.get((reporter_key(reporter), volume))
+        return last is not None and page > last
 
     def before_first(self, reporter: str, volume: int, page: int) -> bool:
         pages = self._pages.get((reporter_key(reporter), volume))
@@ -141,6 +146,21 @@ class ScotusIndex:
     def by_lexis(self, cite: str) -> ScotusCase | None:
         i = self.lexis.get(" ".join(cite.split()).lower())
         return None if i is None else self.cases[i]
+
+
+ORDERS_FROM_PAGE = 700
+ORDERS_GAP = 50
+
+
+def _before_orders(pages: list[int]) -> int:
+    """The last first page before a volume's orders section. Older volumes print some per
+    curiam decisions among the orders (SCDB lists them, but not the orders around them):
+    the first jump of ``ORDERS_GAP`` pages or more past page ``ORDERS_FROM_PAGE`` is taken as
+    its start — a long last opinion only makes that opinion's tail unprovable."""
+    for a, b in itertools.pairwise(pages):
+        if b >= ORDERS_FROM_PAGE and b - a >= ORDERS_GAP:
+            return a
+    return pages[-1]
 
 
 @lru_cache(maxsize=1)

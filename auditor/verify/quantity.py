@@ -372,9 +372,7 @@ def _classify(
 ) -> str:
     first, last, _ = claim_window(c, ctx.as_of)
     if any(
-        _matches(f, c, rule)
-        for f in all_facts
-        if f not in pool and not valid_during(f, first, last)
+        _matches(f, c, rule) for f in all_facts if f not in pool and not valid_during(f, first, last)
     ):
         return "outdated_fact"
     if any(_unit_slip(f, c) for f in pool):
