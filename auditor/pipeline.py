@@ -258,7 +258,7 @@ class Auditor:
                     claims.append(c)
                     checks.append(chk)
         for raw in caller:
-            refs = [_as_caller(r) for r in find_citations(raw) if r.form == "full"]
+            refs = [_as_caller(r) for r in find_citations(raw) if r.form in {"full", "short"}]
             idents = find_identifiers(raw)
             for ref in refs:
                 self._one_citation(
@@ -296,6 +296,8 @@ class Auditor:
         mentions: list[Mention] | None = None,
         resolver: Resolver | None = None,
     ) -> None:
+        if ref.kind == "case" and ref.form == "slip":
+            return  # a slip-opinion cite has no page: nothing to check
         if ref.kind == "case" and cite_rule is not None:
             if resolver is not None and ref.form in BACK_REFERENCES:
                 shared = resolver.shared(ref)

@@ -32,7 +32,8 @@ _CFR = re.compile(
     r"(?P<section>\d+(?:\.[0-9][\w-]*)?)"
 )
 _PAREN = re.compile(
-    r"^(?:,\s*(?:at\s+)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*\((?P<inner>[^()]{0,80}?)\)"
+    r"^(?:,\s*(?:(?:at|and)\s+)?(?:n\.\s*)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*"
+    r"\((?P<inner>[^()]{0,80}?)\)"
 )
 _YEAR_IN = re.compile(
     r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
@@ -42,6 +43,7 @@ _NAME_BEFORE = re.compile(
     rf"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?"
     rf"\s+v\.?\s+[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
 )
+_EDITION_YEAR = re.compile(r"\s*\((?:[^()]{0,20}\s)?(?:1[89]|20)\d\d\)")
 _EU_ACT = re.compile(
     r"\b(?P<kind>Regulation|Directive|Decision|Implementing\s+Regulation|Delegated\s+Regulation)\s*"
     r"\((?P<org>EU|EC|EEC|Euratom)\)\s*(?:No\.?\s*)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)",
@@ -84,6 +86,7 @@ def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
     if _PREFILTER.search(text):
         out += _case_citations(text, offset)
     out += _back_references(text, offset)
+    out += _slip_citations(text, offset)
     out += _statute_citations(text, offset)
     out += _regulation_citations(text, offset)
     out.sort(key=lambda c: c.start)
@@ -186,6 +189,28 @@ _SUPRA = re.compile(
 )
 
 
+_SLIP = re.compile(
+    r"(?:\d+|_{3})\s+U\.\s?S\.\s+_{3}(?:,\s*_{3}(?:[-–]_{3})?)?\s*\((?:[^()]{0,40}\s)?(?:1[89]|20)\d\d\)"
+)
+
+
+def _slip_citations(text: str, offset: int) -> list[CitationRef]:
+    """Slip-opinion citations ("587 U. S. ___, ___ (2019)"): no page to check, so they are
+    marked (form ``slip``) only so that their year is read as the citation's, not a claim's;
+    the auditor does not check them."""
+    out = []
+    for m in _SLIP.finditer(text):
+        name, span = _case_name(text, m.start())
+        first = span[0] if span else m.start()
+        out.append(
+            CitationRef(
+                offset + first, offset + m.end(), text[first : m.end()], "case",
+                case_name=name, form="slip",
+            )
+        )  # fmt: skip
+    return out
+
+
 def _back_references(text: str, offset: int) -> list[CitationRef]:
     """ "Id." / "Id. at 557" and "Twombly, supra, at 560": citations that point back to an
     earlier one (resolved by :mod:`auditor.verify.legal.resolve`)."""
@@ -215,11 +240,14 @@ def _statute_citations(text: str, offset: int) -> list[CitationRef]:
     for code, pat in (("U.S.C.", _USC), ("C.F.R.", _CFR)):
         for m in pat.finditer(text):
             section = m.group("section").rstrip(".")
+            end = m.start() + len(m.group(0).rstrip("."))
+            if y := _EDITION_YEAR.match(text, end):  # "11 CFR §110.10 (2017)": the code's edition
+                end = y.end()
             out.append(
                 CitationRef(
                     offset + m.start(),
-                    offset + m.start() + len(m.group(0).rstrip(".")),
-                    m.group(0).rstrip("."),
+                    offset + end,
+                    text[m.start() : end],
                     "statute",
                     reporter=code,
                     title=m.group("title"),
