@@ -26,7 +26,7 @@ from typing import Any
 from knowledge_graphs.scotus import ScotusCase, ScotusIndex, scotus_index
 
 _SIDES = re.compile(r"\s+v\.\s+", re.I)
-_TAIL = re.compile(r",.*$|\s+et al\.?.*$", re.I)
+_TAIL = re.compile(r",.*$|\s+et (?:al|ux|vir)\.?.*$", re.I)
 
 
 def answer_name(caption: str) -> str:

@@ -38,10 +38,12 @@ _PAREN = re.compile(
 _YEAR_IN = re.compile(
     r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
 )
-_NAME_WORD = r"(?:[A-Z0-9][\w.'’&/\-]*,?|&|of|the|and|for|in|on|to|de|la|ex\s+rel\.)"
+_NAME_WORD = (
+    r"(?:[A-Z0-9][\w.'’&/\-]*,?|&|of|the|and|for|in|on|to|de|la|ex\s+rel\.|et\s+(?:al|ux|vir)\.?,?)"
+)
 _NAME_BEFORE = re.compile(
     rf"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?"
-    rf"\s+v\.?\s+[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
+    rf"\s+v\.?\s+[A-Z0-9][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
 )
 _EDITION_YEAR = re.compile(r"\s*\((?:[^()]{0,20}\s)?(?:1[89]|20)\d\d\)")
 _EU_ACT = re.compile(

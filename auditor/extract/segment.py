@@ -164,6 +164,7 @@ _CASE_NAME_WORDS = {
     "educ", "envtl", "gov't", "govt", "hosp", "indus", "mfg", "mut", "nat'l", "natl", "sch",
     "serv", "sys", "transp", "univ", "ctr", "cnty", "auth", "admin", "elec", "prot", "eng'rs",
     "emps", "prods", "sav", "soc'y", "ry", "r.r", "sec'y", "comm'r", "fin", "grp", "mgmt",
+    "am", "jos", "wm", "chas",
 }  # fmt: skip
 _CORPORATE = {"inc", "co", "corp", "ltd", "llc", "plc", "bros", "assn"}
 

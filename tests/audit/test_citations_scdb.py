@@ -111,3 +111,31 @@ def test_generated_scdb_citations_small(auditor_obj):
     report = run(generate(150, 150, 80, seed=11), audit=auditor_obj.audit)
     for kind in ("real", "swapped", "nonexistent"):
         assert report[kind]["rate"] >= 0.99, report[kind]
+
+
+def test_no_overruling_is_dated_by_a_placeholder(kb):
+    dates = {f.subject: f.valid_from for f in kb.facts if f.predicate == "overruledBy"}
+    assert all((d.month, d.day) != (1, 1) for d in dates.values())
+    assert dates["case:220 U.S. 373"].isoformat() == "2007-06-28"  # Leegin, from SCDB
+
+
+GOOD_LAW = [
+    # Dr. Miles was overruled by Leegin on 2007-06-28 (not on 2007-01-01)
+    ("dr-miles-before-leegin", "Dr. Miles Medical Co. v. John D. Park & Sons Co. remains good law.",
+     "2007-03-01", "unverifiable"),
+    ("dr-miles-after-leegin", "Dr. Miles Medical Co. v. John D. Park & Sons Co. remains good law.",
+     "2007-07-01", "contradicted"),
+    ("must-defer-after-loper-bright", "Under Chevron, courts must defer to reasonable agency "
+     "interpretations.", "2025-01-15", "contradicted"),
+    ("overruling-told-right", "In Loper Bright Enterprises v. Raimondo (2024), the Court "
+     "overruled Chevron.", "2025-01-15", "supported"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "as_of", "verdict"), [g[1:] for g in GOOD_LAW], ids=[g[0] for g in GOOD_LAW]
+)
+def test_good_law_as_of_the_overruling_date(auditor_obj, text, as_of, verdict):
+    res = auditor_obj.audit(text, domain="legal", as_of=as_of)
+    got = {c.verdict for c in res.claims if c.predicate == "overruledBy"}
+    assert got == {verdict}, [c.to_dict() for c in res.claims]

@@ -258,8 +258,16 @@ def _word_in(w: str, words: tuple[str, ...]) -> bool:
     return False
 
 
-def _side_ok(claim: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    return any(_word_in(w, words) for w in claim)
+def _side_ok(
+    claim: tuple[str, ...], words: tuple[str, ...], claim_all: tuple[str, ...] = ()
+) -> bool:
+    """A distinctive claimed word is on the indexed side — or the indexed side is an acronym
+    of the claimed words ("NAACP" for "National Association for the Advancement ...")."""
+    if any(_word_in(w, words) for w in claim):
+        return True
+    return bool(claim_all) and any(
+        3 <= len(x) <= 6 and x.isalpha() and _acronym_of(x, claim_all) for x in words
+    )
 
 
 def same_case(claimed: str, indexed: str, aliases: tuple[str, ...] = ()) -> bool:
@@ -277,10 +285,10 @@ def _same(claimed: str, indexed: str) -> bool:
         return all(w in {x for a, _ in ix for x in a} for a, _ in cs for w in a)
     if len(cs) == 1 or len(ix) == 1:  # one party named ("Twombly", "In re Gault")
         every = tuple(x for a, _ in ix for x in a)
-        return _side_ok(distinct[0], every)
+        return _side_ok(distinct[0], every, next(a for a, d in cs if d))
     flips = ((0, 1), (1, 0))
     for a, b in flips:
-        if all(not cs[k][1] or _side_ok(cs[k][1], ix[j][0]) for k, j in ((0, a), (1, b))):
+        if all(not cs[k][1] or _side_ok(cs[k][1], ix[j][0], cs[k][0]) for k, j in ((0, a), (1, b))):
             return True
     return False
 
