@@ -420,6 +420,12 @@ def default_auditor() -> Auditor:
                 max_text_chars=s.max_text_chars,
                 cache_dir=s.kg_cache_dir,
             )
+            if s.courtlistener_token is not None:  # opt-in online citation lookups
+                from auditor.verify.legal.courtlistener import CourtListener
+
+                _DEFAULT.online_citations = CourtListener(
+                    s.courtlistener_token.get_secret_value(), s.courtlistener_url, s.db_url
+                )
         return _DEFAULT
 
 

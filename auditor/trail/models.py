@@ -143,8 +143,9 @@ class AuditClaim(Base):
         Index(None, "rule_id", "audit_id"),
     )
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
-                                    primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
     idx: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
@@ -194,6 +195,18 @@ class TrailCheckpoint(Base):
     signature: Mapped[str] = mapped_column(String(128))
 
 
+class CitationLookup(Base):
+    """A cached CourtListener citation-lookup answer (only when a token is configured)."""
+
+    __tablename__ = "citation_lookups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    cite: Mapped[str] = mapped_column(String(128), unique=True)
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    retrieved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 __all__ = [
     "HEAD_ROW_ID",
     "NAMING_CONVENTION",
@@ -201,6 +214,7 @@ __all__ = [
     "Audit",
     "AuditClaim",
     "Base",
+    "CitationLookup",
     "Tenant",
     "TrailCheckpoint",
     "TrailEvent",
