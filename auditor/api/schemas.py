@@ -97,7 +97,8 @@ class AuditResult(BaseModel):
         "unverified (could not be checked, never 'fabricated'), with a reason code.",
     )
     citation_counts: dict[str, int] = Field(
-        default_factory=dict, description="Citations per outcome: verified, contradicted, unverified."
+        default_factory=dict,
+        description="Citations per outcome: verified, contradicted, unverified.",
     )
     needs_review: bool = Field(
         default=False, description="A citation could not be checked (apart from failing)."
