@@ -30,8 +30,10 @@ from auditor.verify.citations import (
     check_statute,
     identifier_claim,
 )
+from auditor.verify.legal.resolve import BACK_REFERENCES, Resolver
 from auditor.verify.literal import brand_claims
 from knowledge_graphs.model import DOMAINS
+from knowledge_graphs.scotus import reporter_key
 from knowledge_graphs.store import KnowledgeBase
 from rules.loader import RuleSet
 from rules.schema import Rule
@@ -76,6 +78,7 @@ class Auditor:
         self.fallback_linker = None  # an extra linker hook (see extract_claims)
         self.fuzzy_linker = FuzzyLinker(kb, cache_dir=cache_dir) if fuzzy else None
         self.risk = risk
+        self.online_citations = None  # optional CourtListener client (auditor.verify.legal)
 
     # -- cached resources ----------------------------------------------------------------
 
@@ -234,6 +237,7 @@ class Auditor:
         statute_rule = self._rules_by_id.get("LEG-STATUTE")
         id_rule = self._rules_by_id.get("FIN-ID-CHECK")
         primary = domains[0] if domains else "legal"
+        resolver = Resolver()
         for info in ex.sentences:
             for ref in info.citations:
                 self._one_citation(
@@ -246,6 +250,7 @@ class Auditor:
                     claims,
                     checks,
                     mentions=info.mentions,
+                    resolver=resolver,
                 )
             for ident in info.identifiers:
                 if id_rule is not None:
@@ -253,7 +258,7 @@ class Auditor:
                     claims.append(c)
                     checks.append(chk)
         for raw in caller:
-            refs = [_as_caller(r) for r in find_citations(raw)]
+            refs = [_as_caller(r) for r in find_citations(raw) if r.form in {"full", "short"}]
             idents = find_identifiers(raw)
             for ref in refs:
                 self._one_citation(
@@ -289,11 +294,31 @@ class Auditor:
         *,
         record_claim: bool = True,
         mentions: list[Mention] | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
+        if ref.kind == "case" and ref.form == "slip":
+            return  # a slip-opinion cite has no page: nothing to check
         if ref.kind == "case" and cite_rule is not None:
+            if resolver is not None and ref.form in BACK_REFERENCES:
+                shared = resolver.shared(ref)
+                if shared is not None:  # shares its antecedent's verdict; no second claim
+                    checks.append(shared)
+                    resolver.add(ref, shared)
+                    return
+                if ref.form in {"id", "supra"}:
+                    return  # "Id." after a statute, or nothing to point at: not a case cite
             c, chk = check_case(
-                ref, self.kb, self.legal_index, cite_rule, day, domain, _named_case(ref, mentions)
+                ref,
+                self.kb,
+                self.legal_index,
+                cite_rule,
+                day,
+                domain,
+                _named_case(ref, mentions),
+                online=self.online_citations,
             )
+            if resolver is not None:
+                resolver.add(ref, chk)
         elif ref.kind == "statute" and statute_rule is not None:
             c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain)
         elif ref.kind == "regulation":
@@ -306,26 +331,34 @@ class Auditor:
         checks.append(chk)
 
     def _resolve_case(self, ref: CitationRef) -> str | None:
-        from auditor.verify.citations import _reporter_key
+        """The curated case at this citation, unless the citation names another case."""
+        from auditor.verify.citations import same_graph_case
 
-        return self.legal_index.by_cite.get(
-            (ref.volume or 0, _reporter_key(ref.reporter or ""), ref.page or 0)
+        cid = self.legal_index.by_cite.get(
+            (ref.volume or 0, reporter_key(ref.reporter or ""), ref.page or 0)
         )
+        if cid is not None and ref.case_name and not same_graph_case(ref.case_name, cid, self.kb):
+            return None
+        return cid
 
     def _name_only(self, raw: str) -> CitationCheck:
-        """A caller citation that is just a case name: verified if the graph knows the case."""
-        ix = self.legal_index
-        from auditor.verify.citations import SCORES, _tokens
+        """A caller citation that is just a case name: verified if the graph or SCDB knows it."""
+        from auditor.verify.citations import SCORES
+        from auditor.verify.legal.index import tokens
+        from auditor.verify.legal.scotus import describe, named_elsewhere
 
-        key = " ".join(_tokens(raw))
-        cid = ix.by_name.get(key)
-        outcome = "verified" if cid else "not_found"
-        detail = (
-            f"{raw} is {cid}"
-            if cid
-            else "not a parseable citation and not a case name in the graph"
+        ix = self.legal_index
+        cid = ix.by_name.get(" ".join(tokens(raw)))
+        if cid:
+            outcome, reason, detail = "verified", "in_graph", f"{raw} is {cid}"
+        elif hits := named_elsewhere(raw, ix.scotus, limit=1):
+            outcome, reason, detail = "verified", "in_index", f"{raw} is {describe(hits[0])}"
+        else:
+            outcome, reason = "unverified", "not_in_index"
+            detail = "not a parseable citation, and no case of that name is known here"
+        return CitationCheck(
+            raw, 0, 0, "case_name", outcome, SCORES[outcome], detail, True, reason=reason
         )
-        return CitationCheck(raw, 0, 0, "case_name", outcome, SCORES[outcome], detail, True)
 
     @staticmethod
     def _sync_regulation_checks(claims: list[Claim], checks: list[CitationCheck]) -> None:
@@ -340,9 +373,10 @@ class Auditor:
                     and not chk.caller_supplied
                 ):
                     if c.verdict == "contradicted":
-                        chk.outcome, chk.score, chk.detail = "name_mismatch", 0.0, c.reason or ""
+                        chk.outcome, chk.reason = "contradicted", "misattributed"
+                        chk.score, chk.detail = 0.0, c.reason or ""
                     elif c.verdict == "supported":
-                        chk.outcome, chk.score = "verified", 1.0
+                        chk.outcome, chk.reason, chk.score = "verified", "in_graph", 1.0
 
 
 def _named_case(ref: CitationRef, mentions: list[Mention] | None) -> str | None:
@@ -386,6 +420,12 @@ def default_auditor() -> Auditor:
                 max_text_chars=s.max_text_chars,
                 cache_dir=s.kg_cache_dir,
             )
+            if s.courtlistener_token is not None:  # opt-in online citation lookups
+                from auditor.verify.legal.courtlistener import CourtListener
+
+                _DEFAULT.online_citations = CourtListener(
+                    s.courtlistener_token.get_secret_value(), s.courtlistener_url, s.db_url
+                )
         return _DEFAULT
 
 

@@ -26,6 +26,13 @@ def render_text(result: AuditResult, *, width: int = 100) -> str:
         f"factual error rate: {_pct(d['fer'])}   coverage: {_pct(d['coverage'])}   "
         f"citation confidence: {_pct(d['citation_confidence'])}   trust score: {_pct(d['joint_score'])}",
     ]
+    if d["citations"]:
+        n = d["citation_counts"]
+        lines.append(
+            f"citations: {n['verified']} verified, {n['contradicted']} failed, "
+            f"{n['unverified']} could not be checked"
+            + ("  (needs review)" if d["needs_review"] and not n["contradicted"] else "")
+        )
     if "risk" in d:
         flag = "  FLAGGED" if d.get("flagged") else ""
         lines.append(f"hallucination risk: {_pct(d['risk'])}{flag}")
@@ -61,6 +68,7 @@ def render_text(result: AuditResult, *, width: int = 100) -> str:
         lines.append("citations:")
         for c in d["citations"]:
             who = " (supplied by caller)" if c["caller_supplied"] else ""
-            lines.append(f"  {c['outcome']:<16} {c['text']}{who} — {c['detail']}")
+            status = f"{c['outcome']} ({c['reason']})" if c.get("reason") else c["outcome"]
+            lines.append(f"  {status:<30} {c['text']}{who} — {c['detail']}")
     lines.append(f"\nkg {d['kg_version']} · rules {d['rules_version']} · {d['auditor_version']}")
     return "\n".join(lines)

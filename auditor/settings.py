@@ -57,6 +57,16 @@ class Settings(BaseSettings):
         default=600, ge=1, description="Requests per API key per minute."
     )
     request_timeout_s: float = Field(default=30.0, gt=0, description="Per-request time limit.")
+    courtlistener_token: SecretStr | None = Field(
+        default=None,
+        description="CourtListener API token: when set, citations no offline source can check "
+        "are looked up with CourtListener's citation-lookup API (cached in the trail "
+        "database). Unset (the default): fully offline.",
+    )
+    courtlistener_url: str = Field(
+        default="https://www.courtlistener.com/api/rest/v4/citation-lookup/",
+        description="CourtListener citation-lookup endpoint (v4).",
+    )
     max_text_chars: int = Field(
         default=200_000, ge=1, description="Longest text audited in one call."
     )

@@ -87,6 +87,7 @@ class CitationRef:
     scheme: str | None = None  # identifier scheme: isin, lei, iban, bic, cusip
     caller_supplied: bool = False
     short_form: bool = False  # "Roe, 410 U.S. at 153": ``page`` is a pinpoint, not the first page
+    form: str = "full"  # full | short | parallel (of the citation before it) | id | supra
 
 
 @dataclass(slots=True)
@@ -180,28 +181,44 @@ class Claim:
 
 @dataclass(slots=True)
 class CitationCheck:
-    """The outcome of checking one citation or identifier (feeds citation confidence)."""
+    """The outcome of checking one citation or identifier (feeds citation confidence).
+
+    ``outcome`` is ``verified``, ``contradicted`` or ``unverified`` (could not be checked —
+    never "fabricated"); ``reason`` is a short code saying why (see
+    :mod:`auditor.verify.citations`). ``resolved_to`` is the text of the citation a short
+    form, Id., supra or parallel citation was resolved to: such a check shares that
+    citation's verdict and is not counted again in citation confidence.
+    """
 
     text: str
     start: int
     end: int
     kind: str
-    outcome: str  # verified | name_mismatch | year_mismatch | impossible | not_found | ...
+    outcome: str  # verified | contradicted | unverified
     score: float
     detail: str
     caller_supplied: bool = False
+    reason: str = ""
+    resolved_to: str | None = None
+    case: dict[str, Any] | None = None  # the case the citation was matched to, with its source
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "text": self.text,
             "start": self.start,
             "end": self.end,
             "kind": self.kind,
             "outcome": self.outcome,
+            "reason": self.reason,
             "score": self.score,
             "detail": self.detail,
             "caller_supplied": self.caller_supplied,
         }
+        if self.resolved_to is not None:
+            out["resolved_to"] = self.resolved_to
+        if self.case is not None:
+            out["case"] = self.case
+        return out
 
 
 @dataclass(slots=True)
@@ -224,6 +241,19 @@ class AuditResult:
     domains: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def citation_counts(self) -> dict[str, int]:
+        """Citations per outcome: verified / contradicted / unverified (could not be checked)."""
+        out = dict.fromkeys(("verified", "contradicted", "unverified"), 0)
+        for c in self.citations:
+            out[c.outcome] = out.get(c.outcome, 0) + 1
+        return out
+
+    @property
+    def needs_review(self) -> bool:
+        """Something material could not be checked: a citation is unverified."""
+        return any(c.outcome == "unverified" for c in self.citations)
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "domain": self.domain,
@@ -231,6 +261,8 @@ class AuditResult:
             "as_of": self.as_of.isoformat(),
             "claims": [c.to_dict() for c in self.claims],
             "citations": [c.to_dict() for c in self.citations],
+            "citation_counts": self.citation_counts,
+            "needs_review": self.needs_review,
             "fer": self.fer,
             "citation_confidence": self.citation_confidence,
             "joint_score": self.joint_score,

@@ -126,7 +126,18 @@ class AuditResult(BaseModel):
     domains: list[str] = Field(default_factory=list)
     as_of: str
     claims: list[Claim]
-    citations: list[dict[str, Any]] = Field(default_factory=list)
+    citations: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="One entry per citation: outcome verified | contradicted (failed) | "
+        "unverified (could not be checked, never 'fabricated'), with a reason code.",
+    )
+    citation_counts: dict[str, int] = Field(
+        default_factory=dict,
+        description="Citations per outcome: verified, contradicted, unverified.",
+    )
+    needs_review: bool = Field(
+        default=False, description="A citation could not be checked (apart from failing)."
+    )
     fer: float | None
     citation_confidence: float | None
     joint_score: float | None

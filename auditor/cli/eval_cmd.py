@@ -292,3 +292,20 @@ def realistic_command(
             for ex in r["examples"]:
                 click.echo(f"- truth {ex['id']}: {ex['why'][:200]}")
     click.echo(f"{report['seconds']} s")
+
+
+@eval_group.command("citations")
+@click.option("--real", default=2000, show_default=True, help="Real citations (must verify).")
+@click.option("--swapped", default=2000, show_default=True, help="Name + another case's cite.")
+@click.option("--nonexistent", default=1000, show_default=True, help="Pages that start no case.")
+@click.option("--seed", default=7, show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def citations_command(real: int, swapped: int, nonexistent: int, seed: int, fmt: str) -> None:
+    """Supreme Court citations from the SCDB list: real ones must be verified, swapped names
+    and nonexistent pages contradicted."""
+    from auditor.evaluation.citations import main as run_citation_eval
+
+    run_citation_eval(
+        ["--real", str(real), "--swapped", str(swapped), "--nonexistent", str(nonexistent),
+         "--seed", str(seed), "--format", fmt]
+    )  # fmt: skip

@@ -103,10 +103,11 @@ def check_case(case: GoldenCase, result: AuditResult) -> list[str]:
             problems.append(f"{case.id}#{e['match']}: expected {e['verdict']}, got {got}")
     for c in case.citations:
         found = [chk for chk in result.citations if c["match"] in chk.text]
-        outcome = found[0].outcome if found else "missing"
-        if outcome != c["outcome"]:
+        got = (found[0].outcome, found[0].reason) if found else ("missing", "")
+        want = (c["outcome"], c.get("reason", got[1]))
+        if got != want:
             problems.append(
-                f"{case.id}#{c['match']}: citation expected {c['outcome']}, got {outcome}"
+                f"{case.id}#{c['match']}: citation expected {'/'.join(want)}, got {'/'.join(got)}"
             )
     if flagged(result) != case.hallucinated:
         problems.append(

@@ -32,16 +32,20 @@ _CFR = re.compile(
     r"(?P<section>\d+(?:\.[0-9][\w-]*)?)"
 )
 _PAREN = re.compile(
-    r"^(?:,\s*(?:at\s+)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*\((?P<inner>[^()]{0,80}?)\)"
+    r"^(?:,\s*(?:(?:at|and)\s+)?(?:n\.\s*)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*"
+    r"\((?P<inner>[^()]{0,80}?)\)"
 )
 _YEAR_IN = re.compile(
     r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
 )
-_NAME_WORD = r"(?:[A-Z0-9][\w.'’&\-]*,?|of|the|and|for|in|on|to|de|la|ex\s+rel\.)"
+_NAME_WORD = (
+    r"(?:[A-Z0-9][\w.'’&/\-]*,?|&|of|the|and|for|in|on|to|de|la|ex\s+rel\.|et\s+(?:al|ux|vir)\.?,?)"
+)
 _NAME_BEFORE = re.compile(
     rf"(?P<name>(?:In\s+re\s+|Ex\s+parte\s+)?[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?"
-    rf"\s+v\.?\s+[A-Z][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
+    rf"\s+v\.?\s+[A-Z0-9][\w.'’&\-]*,?(?:\s+{_NAME_WORD})*?)\s*,\s*$"
 )
+_EDITION_YEAR = re.compile(r"\s*\((?:[^()]{0,20}\s)?(?:1[89]|20)\d\d\)")
 _EU_ACT = re.compile(
     r"\b(?P<kind>Regulation|Directive|Decision|Implementing\s+Regulation|Delegated\s+Regulation)\s*"
     r"\((?P<org>EU|EC|EEC|Euratom)\)\s*(?:No\.?\s*)?(?P<num>\d{1,4}/\d{1,4}(?:/(?:EU|EC|EEC))?)",
@@ -83,6 +87,8 @@ def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
     out: list[CitationRef] = []
     if _PREFILTER.search(text):
         out += _case_citations(text, offset)
+    out += _back_references(text, offset)
+    out += _slip_citations(text, offset)
     out += _statute_citations(text, offset)
     out += _regulation_citations(text, offset)
     out.sort(key=lambda c: c.start)
@@ -91,7 +97,9 @@ def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
 
 def _case_citations(text: str, offset: int) -> list[CitationRef]:
     """Case citations found by eyecite's tokenizer (reporters-db knowledge); the year, court
-    and case name are read by us from the text around each citation."""
+    and case name are read by us from the text around each citation. A citation that follows
+    another one after only a comma (and pinpoints) is its parallel ("550 U.S. 544, 127 S. Ct.
+    1955 (2007)"): it takes the first one's name, and the chain shares the last one's year."""
     from eyecite.models import CitationToken
 
     try:
@@ -99,6 +107,7 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
     except Exception:  # eyecite is third-party: a crash there must not stop the audit
         return []
     out: list[CitationRef] = []
+    prev_end: int | None = None  # end of the previous citation when it had no parenthetical
     for _, tok in tokens:
         if not isinstance(tok, CitationToken):
             continue
@@ -111,10 +120,19 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
         start, end = tok.start, tok.end
         court_text, year, paren_end = _parenthetical(text, end)
         court = court_index().get(_court_key(court_text)) if court_text else None
-        if court is None and reporter in {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d"}:
+        if court is None and reporter in _SCOTUS_REPORTERS:
             court = "scotus"
-        name, name_span = _case_name(text, start)
         short = bool(_SHORT_FORM.search(text, start, end))
+        parallel = (
+            not short
+            and out
+            and prev_end is not None
+            and _PARALLEL_GAP.fullmatch(text, prev_end, start) is not None
+        )
+        if parallel:
+            name, name_span = out[-1].case_name, None
+        else:
+            name, name_span = _case_name(text, start)
         if short and name is None and (m := _SHORT_NAME.search(text, max(0, start - 60), start)):
             name, name_span = m.group(1), (m.start(1), m.end(1))  # "See Roe, 410 U.S. at 153"
         first = name_span[0] if name_span else start
@@ -133,9 +151,28 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
                 case_name=name,
                 name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
                 short_form=short,
+                form="short" if short else "parallel" if parallel else "full",
             )
         )
-    return out
+        prev_end = end if paren_end == end and not short else None
+    return _share_years(out)
+
+
+def _share_years(refs: list[CitationRef]) -> list[CitationRef]:
+    """Every member of a parallel chain takes the year (and court) of the chain's last one."""
+    from dataclasses import replace
+
+    for i in range(len(refs) - 1, 0, -1):
+        ref = refs[i]
+        if ref.form == "parallel":
+            head = refs[i - 1]
+            if head.year is None and ref.year is not None:
+                refs[i - 1] = replace(head, year=ref.year, court=head.court or ref.court)
+    return refs
+
+
+_SCOTUS_REPORTERS = {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S. LEXIS"}
+_PARALLEL_GAP = re.compile(r"(?:,\s*\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*,\s*")
 
 
 _SHORT_FORM = re.compile(r"\s+at\s+\d", re.I)
@@ -145,17 +182,74 @@ _SHORT_NAME = re.compile(
 )
 
 
+_ID = re.compile(
+    r"(?<![\w.])(?:[Ss]ee\s+(?:also\s+)?|[Cc]f\.\s+)?(?P<id>[Ii]d\.)(?:,?\s+at\s+(?P<pin>\d+))?(?!\s*§)"
+)
+_SUPRA = re.compile(
+    r"(?P<name>[A-Z][\w.'’&-]*(?:\s+v\.\s+[A-Z][\w.'’&-]*)?),?\s+supra"
+    r"(?:,?\s+at\s+(?P<pin>\d+))?"
+)
+
+
+_SLIP = re.compile(
+    r"(?:\d+|_{3})\s+U\.\s?S\.\s+_{3}(?:,\s*_{3}(?:[-–]_{3})?)?\s*\((?:[^()]{0,40}\s)?(?:1[89]|20)\d\d\)"
+)
+
+
+def _slip_citations(text: str, offset: int) -> list[CitationRef]:
+    """Slip-opinion citations ("587 U. S. ___, ___ (2019)"): no page to check, so they are
+    marked (form ``slip``) only so that their year is read as the citation's, not a claim's;
+    the auditor does not check them."""
+    out = []
+    for m in _SLIP.finditer(text):
+        name, span = _case_name(text, m.start())
+        first = span[0] if span else m.start()
+        out.append(
+            CitationRef(
+                offset + first, offset + m.end(), text[first : m.end()], "case",
+                case_name=name, form="slip",
+            )
+        )  # fmt: skip
+    return out
+
+
+def _back_references(text: str, offset: int) -> list[CitationRef]:
+    """ "Id." / "Id. at 557" and "Twombly, supra, at 560": citations that point back to an
+    earlier one (resolved by :mod:`auditor.verify.legal.resolve`)."""
+    out = []
+    for m in _ID.finditer(text):
+        pin = _int(m.group("pin"))
+        out.append(
+            CitationRef(
+                offset + m.start("id"), offset + m.end(), text[m.start("id") : m.end()], "case",
+                page=pin, form="id",
+            )
+        )  # fmt: skip
+    for m in _SUPRA.finditer(text):
+        out.append(
+            CitationRef(
+                offset + m.start(), offset + m.end(), m.group(0), "case",
+                page=_int(m.group("pin")), case_name=m.group("name"), form="supra",
+                name_span=(offset + m.start("name"), offset + m.end("name")),
+            )
+        )  # fmt: skip
+    return out
+
+
 def _statute_citations(text: str, offset: int) -> list[CitationRef]:
     """U.S.C. and C.F.R. sections (our own patterns: eyecite's statute support is beta)."""
     out: list[CitationRef] = []
     for code, pat in (("U.S.C.", _USC), ("C.F.R.", _CFR)):
         for m in pat.finditer(text):
             section = m.group("section").rstrip(".")
+            end = m.start() + len(m.group(0).rstrip("."))
+            if y := _EDITION_YEAR.match(text, end):  # "11 CFR §110.10 (2017)": the code's edition
+                end = y.end()
             out.append(
                 CitationRef(
                     offset + m.start(),
-                    offset + m.start() + len(m.group(0).rstrip(".")),
-                    m.group(0).rstrip("."),
+                    offset + end,
+                    text[m.start() : end],
                     "statute",
                     reporter=code,
                     title=m.group("title"),

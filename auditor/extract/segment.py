@@ -140,13 +140,32 @@ def split_sentences(text: str) -> list[Sentence]:
         piece = text[start : m.start() + 1] if m.group(0)[0] in ".!?" else text[start : m.start()]
         if m.group(0)[0] in ".!?" and _is_abbreviation(piece, text[cut : cut + 3]):
             continue
+        if m.group(0)[0] == "." and _in_short_parenthetical(piece, text, cut):
+            continue  # "(Fed. Cir. 1999)", "(D. Mass. 1995)": a court parenthetical
         _emit(text, start, cut, out)
         start = cut
     _emit(text, start, len(text), out)
     return out
 
 
+def _in_short_parenthetical(piece: str, text: str, cut: int) -> bool:
+    """The full stop is inside "( ... )" that closes within 40 characters on the same line."""
+    tail = piece.rsplit("\n", 1)[-1]
+    if tail.count("(") <= tail.count(")"):
+        return False
+    close = text.find(")", cut, cut + 40)
+    return close >= 0 and "\n" not in text[cut:close] and "(" not in text[cut:close]
+
+
 _ACRONYM = re.compile(r"(?:[a-z]\.)+[a-z]")
+# Bluebook T6 abbreviations that occur inside case names and never end a sentence there
+_CASE_NAME_WORDS = {
+    "cent", "int'l", "intl", "ass'n", "assn", "dep't", "dept", "bd", "comm'n", "commn",
+    "educ", "envtl", "gov't", "govt", "hosp", "indus", "mfg", "mut", "nat'l", "natl", "sch",
+    "serv", "sys", "transp", "univ", "ctr", "cnty", "auth", "admin", "elec", "prot", "eng'rs",
+    "emps", "prods", "sav", "soc'y", "ry", "r.r", "sec'y", "comm'r", "fin", "grp", "mgmt",
+    "am", "jos", "wm", "chas",
+}  # fmt: skip
 _CORPORATE = {"inc", "co", "corp", "ltd", "llc", "plc", "bros", "assn"}
 
 
@@ -160,11 +179,19 @@ def _is_abbreviation(piece: str, following: str = "") -> bool:
     if not m:
         return False
     word = m.group(1).lower().rstrip(".")
-    if word in _CORPORATE and following[:1].isupper() and not following.startswith(("v.", "V.")):
+    if word in _CASE_NAME_WORDS and following[:1].isupper():
+        return True  # Bluebook abbreviations inside case names: "Cent. Pension Fund"
+    if (
+        word in _CORPORATE
+        and following[:1].isupper()
+        and not following.startswith(("v.", "V.", "Of ", "And "))
+    ):
         return False  # "... Wayfair, Inc. In 2018 ..." ends a sentence
     if word in _ABBREV:
         return True
     if word == "s" and following.startswith("Ct"):  # "93 S. Ct. 705": Supreme Court Reporter
+        return True
+    if word == "u" and following.startswith("S."):  # "401 U. S. 37": the Court's own spelling
         return True
     # single initials ("J. Smith") and dotted acronyms ("U.S.", "F.D.A."), but not a unit
     # after a number ("take 240 g.")

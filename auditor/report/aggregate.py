@@ -83,6 +83,8 @@ class Aggregate:
     coverages: list[float] = field(default_factory=list)
     cites: list[float] = field(default_factory=list)
     with_contradictions: int = 0
+    failed_citations: int = 0  # audits with a contradicted citation
+    needs_review: int = 0  # audits with an uncheckable citation and nothing contradicted
     domains: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     domain_joints: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     days: dict[tuple[str, str], Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
@@ -130,7 +132,13 @@ class Aggregate:
                 if cl.get("verdict") == "contradicted" and rid not in touched:
                     touched.add(rid)
                     self.rules[rid]["audits"] += 1
-        self.outcomes.update(ch.get("outcome") or "unknown" for ch in res.get("citations", []))
+        cites = res.get("citations", [])
+        self.outcomes.update(ch.get("outcome") or "unknown" for ch in cites)
+        bad_cite = any(ch.get("outcome") == "contradicted" for ch in cites)
+        self.failed_citations += bad_cite
+        self.needs_review += (
+            not bad_cite and con == 0 and any(ch.get("outcome") == "unverified" for ch in cites)
+        )
         self.versions[(audit["kg_version"], audit["rules_version"], audit["auditor_version"])] += 1
         if res.get("risk") is not None:
             self.risks.append(float(res["risk"]))
@@ -193,6 +201,13 @@ class Aggregate:
             "citation_confidence": {
                 "mean": _mean(self.cites),
                 "audits_with_citations": len(self.cites),
+            },
+            "citations": {
+                "verified": self.outcomes["verified"],
+                "contradicted": self.outcomes["contradicted"],
+                "could_not_be_checked": self.outcomes["unverified"],
+                "audits_failed_on_citations": self.failed_citations,
+                "audits_needing_review": self.needs_review,
             },
             "by_domain": [
                 {

@@ -77,7 +77,10 @@ def _summary(r: dict[str, Any]) -> str:
         f"contradicted, {num(c['unverifiable'])} unverifiable. Trust score p10 "
         f"{score(t['p10'])}, median {score(t['p50'])}; citation confidence mean "
         f"{pct(s['citation_confidence']['mean'])} over "
-        f"{num(s['citation_confidence']['audits_with_citations'])} audits with citations."
+        f"{num(s['citation_confidence']['audits_with_citations'])} audits with citations; "
+        f"{num(s['citations']['contradicted'])} citations failed, "
+        f"{num(s['citations']['could_not_be_checked'])} could not be checked "
+        f"({num(s['citations']['audits_needing_review'])} audits need review)."
         f"</p><h3>FER distribution</h3>{dist}{hist}<h3>By domain</h3>{dom}"
     )
 

@@ -22,10 +22,14 @@ DEFINITIONS: list[tuple[str, str]] = [
     ),
     (
         "Citation confidence",
-        "The mean of per-citation scores — verified 1.0, identifier with a valid checksum 0.7, "
-        "well-formed but not found 0.25, wrong year 0.1, wrong case / impossible / failed "
-        "checksum 0 — halved for every contradicted citation and multiplied by 0.75 for every "
-        "citation that could not be found; null when nothing is cited.",
+        "Each citation is verified, contradicted (it failed: a wrong case at that citation, no "
+        "case beginning at that page, a wrong year, a reporter or court that did not exist, a "
+        "failed checksum) or unverified (it could not be checked: never taken as fabricated). "
+        "Citation confidence is the mean of per-citation scores — verified 1.0, unverified "
+        "0.6, contradicted 0 — halved for every contradicted citation; null when nothing is "
+        "cited. Unverified citations alone keep it at or above 0.6, above the 0.5 flag line: "
+        "the answer needs review, it does not fail. Short forms, Id., supra and parallel "
+        "citations share the verdict of the citation they refer to and are not counted again.",
     ),
     (
         "Trust score",

@@ -162,7 +162,10 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
         f"{num(c['unverifiable'])} unverifiable. Trust score p10 "
         f"{score(s['trust_score']['p10'])}, median {score(s['trust_score']['p50'])}. "
         f"Citation confidence mean {pct(s['citation_confidence']['mean'])} over "
-        f"{num(s['citation_confidence']['audits_with_citations'])} audits with citations."
+        f"{num(s['citation_confidence']['audits_with_citations'])} audits with citations; "
+        f"{num(s['citations']['contradicted'])} citations failed, "
+        f"{num(s['citations']['could_not_be_checked'])} could not be checked "
+        f"({num(s['citations']['audits_needing_review'])} audits need review)."
     )
     d.h3("FER distribution")
     f = s["fer"]

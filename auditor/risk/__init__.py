@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from auditor.errors import UsageError
-from auditor.risk.features import contradicted, features
+from auditor.risk.features import FEATURES, contradicted, features
 from auditor.risk.metrics import reliability_table, summary
 from auditor.risk.model import MODEL_PATH, OperatingPoint, RiskModel, load_model
 from auditor.types import AuditResult
@@ -33,9 +33,11 @@ if TYPE_CHECKING:
 
 
 def annotate_risk(result: AuditResult, model: RiskModel | None = None) -> AuditResult:
-    """Add ``risk`` and ``risk_model_version`` to ``result.extra`` (nothing without a model)."""
+    """Add ``risk`` and ``risk_model_version`` to ``result.extra`` (nothing without a model,
+    or with a model fitted on other features than :data:`FEATURES`: refit it with
+    ``kgaudit eval --fit``)."""
     model = model or load_model()
-    if model is not None:
+    if model is not None and tuple(model.features) == FEATURES:
         result.extra["risk"] = model.predict(features(result), result.domain)
         result.extra["risk_model_version"] = model.version
     return result

@@ -16,14 +16,17 @@ from rules.schema import HALLUCINATION_TYPES
 
 DOMAINS = ("finance", "medical", "legal")
 SEVERITIES = ("critical", "high", "medium", "low")
-CITATION_OUTCOMES = (
+CITATION_OUTCOMES = (  # outcome:reason of a citation check (auditor/verify/citations.py)
     "verified",
-    "valid_format",
-    "not_found",
-    "year_mismatch",
-    "name_mismatch",
-    "impossible",
-    "invalid_checksum",
+    "unverified:valid_format",
+    "unverified:not_in_index",
+    "unverified:other",
+    "contradicted:misattributed",
+    "contradicted:nonexistent",
+    "contradicted:wrong_year",
+    "contradicted:impossible_date",
+    "contradicted:invalid_checksum",
+    "contradicted:other",
 )
 FEATURES: tuple[str, ...] = (
     "claims",
@@ -77,7 +80,15 @@ def features(result: AuditResult) -> list[float]:
     f["fuzzy_claims"] = len(fuzzy_scores)
     f["fuzzy_min_score"] = min(fuzzy_scores) if fuzzy_scores else 1.0
     for chk in result.citations:
-        key = f"citation:{chk.outcome}"
+        if chk.resolved_to is not None:
+            continue  # a back-reference shares its antecedent's outcome: counted once
+        key = (
+            "citation:verified"
+            if chk.outcome == "verified"
+            else (f"citation:{chk.outcome}:{chk.reason}")
+        )
+        if key not in f:
+            key = f"citation:{chk.outcome}:other"
         if key in f:
             f[key] += 1
         else:
@@ -90,8 +101,6 @@ def features(result: AuditResult) -> list[float]:
 
 def contradicted(result: AuditResult) -> bool:
     """Evidence of a hallucination: a contradicted claim or a contradicted citation."""
-    from auditor.verify.citations import CONTRADICTING
-
     return result.counts.get("contradicted", 0) > 0 or any(
-        c.outcome in CONTRADICTING for c in result.citations
+        c.outcome == "contradicted" for c in result.citations
     )

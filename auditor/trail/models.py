@@ -195,6 +195,18 @@ class TrailCheckpoint(Base):
     signature: Mapped[str] = mapped_column(String(128))
 
 
+class CitationLookup(Base):
+    """A cached CourtListener citation-lookup answer (only when a token is configured)."""
+
+    __tablename__ = "citation_lookups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    cite: Mapped[str] = mapped_column(String(128), unique=True)
+    status: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    retrieved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 __all__ = [
     "HEAD_ROW_ID",
     "NAMING_CONVENTION",
@@ -202,6 +214,7 @@ __all__ = [
     "Audit",
     "AuditClaim",
     "Base",
+    "CitationLookup",
     "Tenant",
     "TrailCheckpoint",
     "TrailEvent",

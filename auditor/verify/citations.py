@@ -1,147 +1,84 @@
 """Citation checks: case citations, statutes, regulation identifiers, financial identifiers.
 
-Outcomes and their citation-confidence scores (documented in README "Methodology"):
+Every check has an ``outcome`` — ``verified``, ``contradicted`` or ``unverified`` — and a
+``reason`` code. **Unverified means "could not be checked", never "fabricated".**
 
-=================  =====  ===========================================================  ============
-outcome            score  meaning                                                      verdict
-=================  =====  ===========================================================  ============
-verified           1.0    found; name and year match the graph                         supported
-valid_format       0.7    identifier checksum valid (issuance cannot be verified)      unverifiable
-not_found          0.25   well formed, but no such case/section in the graph           unverifiable
-year_mismatch      0.1    found, but the year is wrong                                 contradicted
-name_mismatch      0.0    the citation belongs to another case, or the case has        contradicted
-                          another citation
-impossible         0.0    reporter or court did not exist in that year, volume and     contradicted
-                          year cannot go together
-invalid_checksum   0.0    identifier fails its checksum                                contradicted
-=================  =====  ===========================================================  ============
+============  ======================  =====================================================
+outcome       reason                  meaning
+============  ======================  =====================================================
+verified      in_index                the SCDB case index has this case at this citation
+                                      (name and year agree)
+verified      in_graph                the curated graph has it (cases, statutes, regulations)
+verified      pinpoint                a short form inside the named case's pages
+verified      resolved                Id. / supra / short form / parallel citation of a
+                                      verified citation
+verified      online                  CourtListener's citation lookup found the case
+contradicted  misattributed           the citation belongs to another case (both named), or
+                                      a statute / act identifier is cited for another subject
+contradicted  nonexistent             no case begins at that page (inside another's span)
+contradicted  wrong_year              the case was decided in another year
+contradicted  impossible_date         the reporter, the U.S. Reports volume or the court did
+                                      not exist in the cited year
+contradicted  court_reporter_mismatch the reporter does not report that court
+contradicted  invalid_checksum        an identifier fails its checksum
+contradicted  resolved                a back-reference to a contradicted citation
+unverified    not_in_index            well formed, but no source here holds the case
+unverified    valid_format            identifier checksum valid (issuance cannot be checked)
+unverified    parallel_mismatch       a parallel citation disagrees with SCDB's (SCDB's
+                                      parallel cites have known errors: never contradicts)
+unverified    unresolved              a short form / Id. / supra with no antecedent found
+unverified    resolved                a back-reference to an unverified citation
+============  ======================  =====================================================
+
+Scores feeding citation confidence (:mod:`auditor.score`): verified 1.0, unverified 0.6,
+contradicted 0.0.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from auditor.types import CitationCheck, CitationRef, Claim
 from auditor.verify.common import contradict, evidence, label_of, support, unverifiable
+from auditor.verify.legal.index import LegalIndex, tokens
+from auditor.verify.legal.lower import impossible
+from auditor.verify.legal.names import same_case
+from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
+from knowledge_graphs.scotus import SOURCE, reporter_key
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
-SCORES = {
-    "verified": 1.0,
-    "valid_format": 0.7,
-    "not_found": 0.25,
-    "year_mismatch": 0.1,
-    "name_mismatch": 0.0,
-    "impossible": 0.0,
-    "invalid_checksum": 0.0,
+OUTCOMES = ("verified", "contradicted", "unverified")
+SCORES = {"verified": 1.0, "unverified": 0.6, "contradicted": 0.0}
+REASONS = {
+    "verified": frozenset({"in_index", "in_graph", "pinpoint", "resolved", "online"}),
+    "contradicted": frozenset(
+        {
+            "misattributed",
+            "nonexistent",
+            "wrong_year",
+            "impossible_date",
+            "court_reporter_mismatch",
+            "invalid_checksum",
+            "resolved",
+        }
+    ),
+    "unverified": frozenset(
+        {"not_in_index", "valid_format", "parallel_mismatch", "unresolved", "resolved"}
+    ),
 }
-CONTRADICTING = {"year_mismatch", "name_mismatch", "impossible", "invalid_checksum"}
-_STOP = {
-    "v",
-    "vs",
-    "the",
-    "of",
-    "and",
-    "inc",
-    "co",
-    "corp",
-    "corporation",
-    "company",
-    "et",
-    "al",
-    "united",
-    "states",
-    "in",
-    "re",
-    "ex",
-    "parte",
-    "city",
-    "county",
-    "board",
-    "state",
+CONTRADICTING = frozenset({"contradicted"})
+HALLUCINATION = {
+    "misattributed": "fabricated_citation",
+    "nonexistent": "fabricated_citation",
+    "wrong_year": "wrong_date",
+    "impossible_date": "impossible_citation",
+    "court_reporter_mismatch": "impossible_citation",
 }
-
-
-_NON_WORD = re.compile(r"[^a-z0-9 ]+")
-_SPACE_DOT = re.compile(r"[\s.]+")
-
-
+SCDB_URL = "http://supremecourtdatabase.org"
 _CITE_LITERAL = re.compile(r"^\s*(\d+)\s+(.+?)\s+(\d+)\s*$")
-
-
-def _tokens(name: str) -> list[str]:
-    return [t for t in _NON_WORD.sub(" ", name.lower().replace("’", "'")).split() if t]
-
-
-def _reporter_key(r: str) -> str:
-    return _SPACE_DOT.sub("", r).lower()
-
-
-@dataclass
-class LegalIndex:
-    """Lookups over the legal graph built once per knowledge base."""
-
-    by_cite: dict[tuple[int, str, int], str] = field(default_factory=dict)
-    by_name: dict[str, str] = field(default_factory=dict)
-    us_years: list[tuple[int, int]] = field(default_factory=list)  # (volume, year), sorted
-    statutes: dict[tuple[str, str, str], str] = field(default_factory=dict)
-    subjects: dict[str, set[str]] = field(default_factory=dict)  # phrase -> statute ids
-    subject_pattern: re.Pattern[str] | None = None
-    reporters: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def build(cls, kb: KnowledgeBase) -> LegalIndex:
-        ix = cls()
-        for f in kb.facts:
-            if f.predicate == "citation" and f.qualifiers.get("volume"):
-                q = f.qualifiers
-                ix.by_cite[(int(q["volume"]), _reporter_key(q["reporter"]), int(q["page"]))] = (
-                    f.subject
-                )
-            elif f.predicate in {"statuteSubject", "sectionHeading"} and f.literal:
-                for phrase in _phrases(f.literal):
-                    ix.subjects.setdefault(phrase, set()).add(f.subject)
-        for e in kb.entities.values():
-            if e.type == "Case":
-                for n in (e.label, *e.aliases):
-                    ix.by_name.setdefault(" ".join(_tokens(n)), e.id)
-                vol = int(str(e.attrs.get("primary_citation", "0 x 0")).split()[0])
-                if str(e.attrs.get("primary_citation", "")).split(" ")[1:2] == ["U.S."]:
-                    ix.us_years.append((vol, int(e.attrs["year"])))
-            elif e.type == "Statute":
-                ix.statutes[
-                    (str(e.attrs["title"]), str(e.attrs["code"]), str(e.attrs["section"]).lower())
-                ] = e.id
-            elif e.type == "Reporter":
-                for n in (e.label, *e.aliases):
-                    ix.reporters.setdefault(_reporter_key(n), e.id)
-                ix.reporters[_reporter_key(str(e.attrs.get("abbreviation", "")))] = e.id
-        ix.us_years.sort()
-        phrases = sorted((p for p in ix.subjects if len(p) > 6), key=len, reverse=True)
-        if phrases:
-            ix.subject_pattern = re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(p) for p in phrases) + r")(?!\w)"
-            )
-        return ix
-
-    def us_year_bounds(self, volume: int) -> tuple[int, int] | None:
-        """Years a U.S. Reports volume can plausibly carry, from the dated cases around it."""
-        lower = [y for v, y in self.us_years if v < volume]
-        upper = [y for v, y in self.us_years if v > volume]
-        if not lower and not upper:
-            return None
-        return (max(lower) - 1 if lower else 1789, min(upper) + 1 if upper else 9999)
-
-
-def _phrases(text: str) -> list[str]:
-    """Subject phrases of a statute: its subject and heading, lower-cased, minus boilerplate."""
-    t = text.lower().replace("-", " ").strip().rstrip(".")
-    bare = re.sub(r"\s*\([^)]*\)", "", t).strip()
-    parts = re.split(r";|,|\band\b|\bor\b", bare)
-    out = [t, bare] + [p.strip() for p in parts if len(p.strip()) > 4]
-    return [p for p in dict.fromkeys(out) if p]
 
 
 def check_case(
@@ -152,8 +89,10 @@ def check_case(
     as_of: date,
     domain: str,
     named_hint: str | None = None,
+    online: Any = None,
 ) -> tuple[Claim, CitationCheck]:
-    """Check one case citation; ``named_hint`` is the case the linker found in its name."""
+    """Check one full or short-form case citation; ``named_hint`` is the curated case the
+    linker found in its name, ``online`` an optional CourtListener client."""
     claim = Claim(
         text=ref.text,
         start=ref.start,
@@ -170,165 +109,157 @@ def check_case(
         claim.object += f" ({ref.year})"  # type: ignore[operator]
     if ref.short_form:
         return _check_short_form(ref, kb, ix, claim)
-    cid = ix.by_cite.get((ref.volume or 0, _reporter_key(ref.reporter or ""), ref.page or 0))
-    named = ix.by_name.get(" ".join(_tokens(ref.case_name))) if ref.case_name else None
-    named = named or named_hint
-    if cid is not None:
-        ent = kb.entity(cid)
-        claim.subject, claim.subject_label = cid, ent.label if ent else cid
-        facts = kb.facts_about(cid, "citation") + kb.facts_about(cid, "decided")
-        if ref.case_name and named_hint != cid and not _same_case(ref.case_name, cid, kb):
-            contradict(
-                claim,
-                facts,
-                kb,
-                f"{claim.object} is {label_of(kb, cid)}, not {ref.case_name}",
-                "fabricated_citation",
-                rule,
-            )
-            return claim, _check(ref, "name_mismatch", claim.reason or "")
-        year = int(ent.attrs["year"]) if ent else None
-        if ref.year and year and abs(ref.year - year) > 0:
-            contradict(
-                claim,
-                facts,
-                kb,
-                f"{label_of(kb, cid)} was decided in {year}, not {ref.year}",
-                "wrong_date",
-                rule,
-            )
-            return claim, _check(ref, "year_mismatch", claim.reason or "")
-        support(claim, facts, kb, "citation, case name and year match the graph")
-        return claim, _check(ref, "verified", claim.reason or "")
-    if named is not None:
-        claim.subject, claim.subject_label = named, label_of(kb, named)
-        facts = kb.facts_about(named, "citation")
-        # Only a reporter the graph records for this case can contradict: a case known without
-        # any citation fact, or cited in a reporter the graph does not hold for it (S. Ct. when
-        # only U.S. is recorded), stays unverifiable -- not-in-graph is never contradicted.
-        same_reporter = [
-            f
-            for f in facts
-            if (m := _CITE_LITERAL.match(str(f.literal or "")))
-            and _reporter_key(m.group(2)) == _reporter_key(ref.reporter or "")
-        ]
-        ent = kb.entity(named)
-        year = int(ent.attrs["year"]) if ent and ent.attrs.get("year") else None
-        if not same_reporter and ref.year and year and ref.year != year:
-            contradict(
-                claim,
-                kb.facts_about(named, "decided"),
-                kb,
-                f"{label_of(kb, named)} was decided in {year}, not {ref.year}",
-                "wrong_date",
-                rule,
-            )
-            return claim, _check(ref, "year_mismatch", claim.reason or "")
-        if not same_reporter:
-            recorded = ", ".join(str(f.literal) for f in facts) or "no reporter citation"
-            unverifiable(
-                claim,
-                f"the graph records {label_of(kb, named)} at {recorded}; "
-                f"{claim.object} cannot be checked against it",
-            )
-            return claim, _check(ref, "not_found", claim.reason or "")
-        facts = same_reporter
-        real = next(
-            (f.literal for f in facts if f.qualifiers.get("parallel") != "true"), facts[0].literal
-        )
-        contradict(
-            claim,
-            facts,
-            kb,
-            f"{label_of(kb, named)} is reported at {real}, not {claim.object}",
-            "fabricated_citation",
-            rule,
-        )
-        return claim, _check(ref, "name_mismatch", claim.reason or "")
-    why = _impossible(ref, kb, ix)
-    if why:
-        contradict(claim, [], kb, why, "impossible_citation", rule)
-        return claim, _check(ref, "impossible", why)
-    unverifiable(claim, "well-formed citation, but no such case in the graph: it may be fabricated")
-    return claim, _check(ref, "not_found", claim.reason or "")
+    proof = impossible(ref, kb, ix)
+    if proof:
+        reason, why = proof
+        contradict(claim, [], kb, why, HALLUCINATION[reason], rule)
+        return claim, _check(ref, "contradicted", reason, why)
+    key = (ref.volume or 0, reporter_key(ref.reporter or ""), ref.page or 0)
+    if (cid := ix.by_cite.get(key)) is not None:
+        return _in_graph(ref, kb, ix, cid, claim, rule)
+    verdict = check_scotus(ref.case_name, ref.volume or 0, ref.reporter or "", ref.page or 0,
+                           ref.year, ix.scotus)  # fmt: skip
+    if verdict is not None:
+        return _scotus(ref, verdict, claim, rule)
+    named = ix.by_name.get(" ".join(tokens(ref.case_name))) if ref.case_name else None
+    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
+        named_hint = None  # a (fuzzy) link that the written name does not bear out
+    if (named := named or named_hint) is not None:
+        got = _named_in_graph(ref, kb, named, claim, rule)
+        if got is not None:
+            return got
+    if online is not None and (found := online.check(ref)) is not None:
+        outcome, reason, why, case = found
+        _set_claim(claim, outcome, reason, why, rule, case, "CourtListener citation lookup")
+        return claim, _check(ref, outcome, reason, why, case)
+    why = "well-formed citation that no source here holds: it could not be checked"
+    unverifiable(claim, why)
+    return claim, _check(ref, "unverified", "not_in_index", why)
+
+
+def _scotus(
+    ref: CitationRef, v: ScotusVerdict, claim: Claim, rule: Rule
+) -> tuple[Claim, CitationCheck]:
+    case = v.case_dict()
+    claim.subject_label = ref.case_name or (case or {}).get("name")
+    _set_claim(claim, v.outcome, v.reason, v.detail, rule, case, SOURCE)
+    return claim, _check(ref, v.outcome, v.reason, v.detail, case)
+
+
+def _set_claim(
+    claim: Claim,
+    outcome: str,
+    reason: str,
+    why: str,
+    rule: Rule,
+    case: dict[str, Any] | None,
+    source: str,
+) -> None:
+    """The citation claim's verdict from a check made outside the graph (SCDB, online)."""
+    src = {"document": source, "section": (case or {}).get("scdb_id"), "url": SCDB_URL}
+    ev = [{"role": "supports" if outcome == "verified" else "conflicts", "source": src,
+           "case": case, "statement": why}] if case else []  # fmt: skip
+    if outcome == "verified":
+        claim.verdict, claim.reason, claim.evidence = "supported", why, ev
+    elif outcome == "contradicted":
+        claim.verdict, claim.reason = "contradicted", why
+        claim.hallucination_type = HALLUCINATION.get(reason, "fabricated_citation")
+        claim.evidence = [*ev, {"role": "rule", "rule": rule.id, "detail": why,
+                                "citation": rule.citation.model_dump()}]  # fmt: skip
+    else:
+        unverifiable(claim, why)
+
+
+def _in_graph(
+    ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex, cid: str, claim: Claim, rule: Rule
+) -> tuple[Claim, CitationCheck]:
+    ent = kb.entity(cid)
+    claim.subject, claim.subject_label = cid, ent.label if ent else cid
+    facts = kb.facts_about(cid, "citation") + kb.facts_about(cid, "decided")
+    if ref.case_name and not _same_case(ref.case_name, cid, kb):
+        why = f"{claim.object} is {label_of(kb, cid)}, not {ref.case_name}"
+        contradict(claim, facts, kb, why, "fabricated_citation", rule)
+        return claim, _check(ref, "contradicted", "misattributed", why)
+    year = int(ent.attrs["year"]) if ent else None
+    if ref.year and year and ref.year != year:
+        why = f"{label_of(kb, cid)} was decided in {year}, not {ref.year}"
+        contradict(claim, facts, kb, why, "wrong_date", rule)
+        return claim, _check(ref, "contradicted", "wrong_year", why)
+    support(claim, facts, kb, "citation, case name and year match the graph")
+    scdb = check_scotus(None, ref.volume or 0, ref.reporter or "", ref.page or 0, None, ix.scotus)
+    case = scdb.case_dict() if scdb is not None and scdb.outcome == "verified" else None
+    return claim, _check(ref, "verified", "in_graph", claim.reason or "", case)
+
+
+def _named_in_graph(
+    ref: CitationRef, kb: KnowledgeBase, named: str, claim: Claim, rule: Rule
+) -> tuple[Claim, CitationCheck] | None:
+    """A curated case named in the citation, cited at a place the graph does not record for
+    it. Only a reporter the graph records for this case can contradict (a case known without
+    any citation fact, or cited in a reporter the graph does not hold for it, stays
+    unverified): not-in-graph is never contradicted."""
+    claim.subject, claim.subject_label = named, label_of(kb, named)
+    facts = kb.facts_about(named, "citation")
+    same_reporter = [
+        f for f in facts
+        if (m := _CITE_LITERAL.match(str(f.literal or "")))
+        and reporter_key(m.group(2)) == reporter_key(ref.reporter or "")
+    ]  # fmt: skip
+    ent = kb.entity(named)
+    year = int(ent.attrs["year"]) if ent and ent.attrs.get("year") else None
+    if not same_reporter and ref.year and year and ref.year != year:
+        why = f"{label_of(kb, named)} was decided in {year}, not {ref.year}"
+        contradict(claim, kb.facts_about(named, "decided"), kb, why, "wrong_date", rule)
+        return claim, _check(ref, "contradicted", "wrong_year", why)
+    if not same_reporter:
+        return None
+    real = next((f.literal for f in same_reporter if f.qualifiers.get("parallel") != "true"),
+                same_reporter[0].literal)  # fmt: skip
+    why = f"{label_of(kb, named)} is reported at {real}, not {claim.object}"
+    contradict(claim, same_reporter, kb, why, "fabricated_citation", rule)
+    return claim, _check(ref, "contradicted", "misattributed", why)
 
 
 def _check_short_form(
     ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex, claim: Claim
 ) -> tuple[Claim, CitationCheck]:
-    """A short-form citation ("Roe, 410 U.S. at 153") points into a case that starts on an
-    earlier page of the same volume; it is verified when the graph's case starting nearest
-    before the pinpoint is the one the short name names."""
-    key = (ref.volume or 0, _reporter_key(ref.reporter or ""))
+    """A short form with no antecedent in the text ("Roe, 410 U.S. at 153"): verified when the
+    case starting nearest before the pinpoint (curated graph, else SCDB) is the one named."""
+    key = (ref.volume or 0, reporter_key(ref.reporter or ""))
     starts = [(page, cid) for (v, r, page), cid in ix.by_cite.items() if (v, r) == key]
     before = [(page, cid) for page, cid in starts if page <= (ref.page or 0)]
     if before and ref.case_name:
         page, cid = max(before)
         if _same_case(ref.case_name, cid, kb):
             claim.subject, claim.subject_label = cid, label_of(kb, cid)
-            facts = kb.facts_about(cid, "citation")
-            support(claim, facts, kb, f"a pinpoint in {label_of(kb, cid)}, which starts at "
-                    f"{ref.volume} {ref.reporter} {page}")  # fmt: skip
-            return claim, _check(ref, "verified", claim.reason or "")
-    unverifiable(claim, "a short-form citation whose case the graph cannot identify")
-    return claim, _check(ref, "not_found", claim.reason or "")
+            why = f"a pinpoint in {label_of(kb, cid)}, which starts at {ref.volume} {ref.reporter} {page}"
+            support(claim, kb.facts_about(cid, "citation"), kb, why)
+            return claim, _check(ref, "verified", "pinpoint", why)
+    holder = ix.scotus.containing(ref.reporter or "", ref.volume or 0, ref.page or 0)
+    if holder and ref.case_name and same_case(ref.case_name, holder.name, holder.aliases):
+        v = ScotusVerdict("verified", "pinpoint", f"a pinpoint in {holder.name} ({holder.cite})",
+                          [holder])  # fmt: skip
+        claim.verdict, claim.reason = "supported", v.detail
+        src = {"document": SOURCE, "section": holder.id, "url": SCDB_URL}
+        claim.evidence = [{"role": "supports", "source": src, "case": v.case_dict(),
+                           "statement": v.detail}]  # fmt: skip
+        return claim, _check(ref, "verified", "pinpoint", v.detail, v.case_dict())
+    why = "a short-form citation whose case could not be identified"
+    unverifiable(claim, why)
+    return claim, _check(ref, "unverified", "unresolved", why)
+
+
+def same_graph_case(name: str, cid: str, kb: KnowledgeBase) -> bool:
+    """Whether ``name`` can denote the curated case ``cid`` (its label, aliases, short name)."""
+    return _same_case(name, cid, kb)
 
 
 def _same_case(name: str, cid: str, kb: KnowledgeBase) -> bool:
     ent = kb.entity(cid)
     if ent is None:
         return True
-    claimed = [t for t in _tokens(name) if t not in _STOP]
-    if not claimed:
-        return True
-    for n in (ent.label, *ent.aliases, str(ent.attrs.get("short_name") or "")):
-        have = {t for t in _tokens(n) if t not in _STOP}
-        if have and (
-            claimed[0] in have or len(set(claimed) & have) >= max(1, len(set(claimed)) // 2)
-        ):
-            return True
-    return False
-
-
-def _impossible(ref: CitationRef, kb: KnowledgeBase, ix: LegalIndex) -> str | None:
-    if not ref.year:
-        return None
-    rid = ix.reporters.get(_reporter_key(ref.reporter or ""))
-    rep = kb.entity(rid) if rid else None
-    if rep is not None:
-        start, end = rep.attrs.get("start"), rep.attrs.get("end")
-        nominative = rep.attrs.get("nominative_through_volume")
-        exempt = nominative is not None and (ref.volume or 0) <= int(nominative)
-        if start and ref.year < int(start[:4]) and not exempt:
-            return (
-                f"{ref.reporter} began in {start[:4]}; no {ref.year} decision can be reported in it"
-            )
-        if end and ref.year > int(end[:4]) + 1:
-            return (
-                f"{ref.reporter} ended in {end[:4]}; no {ref.year} decision can be reported in it"
-            )
-    if _reporter_key(ref.reporter or "") == "us" and ref.volume:
-        bounds = ix.us_year_bounds(ref.volume)
-        if bounds and not bounds[0] <= ref.year <= bounds[1]:
-            return (
-                f"volume {ref.volume} of U.S. Reports holds decisions of about "
-                f"{bounds[0] + 1}–{bounds[1] - 1}, not {ref.year}"
-            )
-    if ref.court:
-        court = kb.entity(f"court:{ref.court}")
-        spans = kb.facts_about(f"court:{ref.court}", "courtExists")
-        if (
-            court
-            and spans
-            and not any(
-                (f.valid_from is None or f.valid_from.year <= ref.year)
-                and (f.valid_to is None or ref.year <= f.valid_to.year)
-                for f in spans
-            )
-        ):
-            first = min((f.valid_from for f in spans if f.valid_from), default=None)
-            return f"the {court.label} did not exist in {ref.year} (it exists from {first})"
-    return None
+    names = (ent.label, *ent.aliases, str(ent.attrs.get("short_name") or ""))
+    return any(n and same_case(name, n) for n in names)
 
 
 def check_statute(
@@ -353,13 +284,17 @@ def check_statute(
     )
     if sid is None:
         unverifiable(claim, "no such section in the graph")
-        return claim, _check(ref, "not_found", claim.reason or "")
+        return claim, _check(ref, "unverified", "not_in_index", claim.reason or "")
     facts = kb.facts_about(sid, "sectionHeading") + kb.facts_about(sid, "statuteSubject")
     low = sentence.lower().replace("-", " ")
     said = _phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects[p]]
-    foreign = [p for p in said if sid not in ix.subjects[p]]
-    if said:
+    at = low.find(ref.text.lower().replace("-", " "))
+    foreign = [  # another statute's subject named right by the citation ("wire fraud under")
+        p for p in said
+        if sid not in ix.subjects[p] and " " in p and _near(low, p, at, len(ref.text))
+    ]  # fmt: skip
+    if own or foreign:
         claim.object = (own or foreign)[0]
     if foreign and not own:
         others = sorted({s for p in foreign for s in ix.subjects[p]})
@@ -372,9 +307,20 @@ def check_statute(
             "wrong_entity",
             rule,
         )
-        return claim, _check(ref, "name_mismatch", claim.reason or "")
+        return claim, _check(ref, "contradicted", "misattributed", claim.reason or "")
     support(claim, facts, kb, "the section exists" + (" and its subject matches" if own else ""))
-    return claim, _check(ref, "verified", claim.reason or "")
+    return claim, _check(ref, "verified", "in_graph", claim.reason or "")
+
+
+NEAR_CHARS = 80
+
+
+def _near(low: str, phrase: str, at: int, width: int) -> bool:
+    """``phrase`` occurs within ``NEAR_CHARS`` of the citation at ``at`` (unknown: anywhere)."""
+    if at < 0:
+        return True
+    lo, hi = max(0, at - NEAR_CHARS), at + width + NEAR_CHARS
+    return phrase in low[lo:hi]
 
 
 def _phrases_in(low: str, ix: LegalIndex) -> list[str]:
@@ -391,8 +337,10 @@ def check_regulation(ref: CitationRef, kb: KnowledgeBase) -> CitationCheck:
     want = re.sub(r"[^a-z0-9/]+", "", (ref.section or "").lower().replace("no.", ""))
     for f in kb.facts_with("officialIdentifier"):
         if f.literal and re.sub(r"[^a-z0-9/]+", "", f.literal.lower().replace("no.", "")) == want:
-            return _check(ref, "verified", f"{f.literal} is {label_of(kb, f.subject)}")
-    return _check(ref, "not_found", "no regulation with this identifier in the graph")
+            return _check(ref, "verified", "in_graph", f"{f.literal} is {label_of(kb, f.subject)}")
+    return _check(
+        ref, "unverified", "not_in_index", "no regulation with this identifier in the graph"
+    )
 
 
 def identifier_claim(ident, rule: Rule, domain: str) -> tuple[Claim, CitationCheck]:  # type: ignore[no-untyped-def]
@@ -421,14 +369,14 @@ def identifier_claim(ident, rule: Rule, domain: str) -> tuple[Claim, CitationChe
             "unverifiable",
             f"{ident.detail}; whether it was issued cannot be checked",
         )
-        outcome = "valid_format"
+        outcome, reason = "unverified", "valid_format"
     else:
         claim.verdict, claim.reason, claim.hallucination_type = (
             "contradicted",
             ident.detail,
             rule.hallucination_type,
         )
-        outcome = "invalid_checksum"
+        outcome, reason = "contradicted", "invalid_checksum"
     check = CitationCheck(
         ident.text,
         ident.start,
@@ -437,11 +385,16 @@ def identifier_claim(ident, rule: Rule, domain: str) -> tuple[Claim, CitationChe
         outcome,
         SCORES[outcome],
         ident.detail,
+        reason=reason,
     )
     return claim, check
 
 
-def _check(ref: CitationRef, outcome: str, detail: str) -> CitationCheck:
+def _check(
+    ref: CitationRef, outcome: str, reason: str, detail: str, case: dict | None = None
+) -> CitationCheck:
+    if reason not in REASONS[outcome]:
+        raise ValueError(f"reason {reason!r} is not one of the {outcome} reasons")
     return CitationCheck(
         ref.text,
         ref.start,
@@ -451,11 +404,15 @@ def _check(ref: CitationRef, outcome: str, detail: str) -> CitationCheck:
         SCORES[outcome],
         detail,
         ref.caller_supplied,
+        reason=reason,
+        case=case,
     )
 
 
 __all__ = [
     "CONTRADICTING",
+    "OUTCOMES",
+    "REASONS",
     "SCORES",
     "LegalIndex",
     "check_case",

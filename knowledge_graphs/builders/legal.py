@@ -5,13 +5,39 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+from pydantic import Field
+
 from knowledge_graphs.builders.common import GraphBuilder, package_source
-from knowledge_graphs.builders.curated import CaseIn, StatuteIn, load_entries, require_source
+from knowledge_graphs.builders.curated import (
+    CaseIn,
+    Sourced,
+    StatuteIn,
+    load_entries,
+    require_source,
+)
 from knowledge_graphs.errors import DataError
+from knowledge_graphs.model import Source
 
 # U.S. Reports volumes 1-90 are the renumbered nominative reporters (Dallas ... Wallace),
 # so "5 U.S. 137 (1803)" is valid although the "U.S." edition itself starts in 1875.
 US_NOMINATIVE_LAST_VOLUME = 90
+
+
+class ReporterDatesIn(Sourced):
+    """A sourced override of a reporters-db edition's years (``reporter_dates.yaml``)."""
+
+    reporter: str
+    start: int = Field(ge=1600, le=2100)
+    end: int | None = Field(default=None, ge=1600, le=2100)
+    note: str | None = None
+
+
+class CourtDatesIn(Sourced):
+    """A sourced override of a courts-db court's first day (``courts.yaml``)."""
+
+    court: str
+    start: date
+    note: str | None = None
 
 
 def case_id(volume: int, reporter: str, page: int) -> str:
@@ -46,6 +72,10 @@ def _add_reporters(g: GraphBuilder) -> None:
         "Free Law Project reporters database",
         "https://github.com/freelawproject/reporters-db",
     )
+    overrides = {
+        o.reporter: (o, require_source(o, f"legal/reporter_dates.yaml: {o.reporter}"))
+        for o in load_entries("legal/reporter_dates.yaml", ReporterDatesIn)
+    }
     for key, reporters in reporters_db.REPORTERS.items():
         for rep in reporters:
             variations = rep.get("variations", {})
@@ -53,6 +83,10 @@ def _add_reporters(g: GraphBuilder) -> None:
                 rid = f"reporter:{abbr}"
                 names = [v for v, target in variations.items() if target == abbr]
                 start, end = _day(ed.get("start")), _day(ed.get("end"))
+                fact_src: Source = src
+                if abbr in overrides:
+                    o, fact_src = overrides.pop(abbr)
+                    start, end = date(o.start, 1, 1), date(o.end, 12, 31) if o.end else None
                 attrs = {
                     "abbreviation": abbr,
                     "reporter": key,
@@ -62,11 +96,18 @@ def _add_reporters(g: GraphBuilder) -> None:
                 }
                 if abbr == "U.S.":
                     attrs["nominative_through_volume"] = US_NOMINATIVE_LAST_VOLUME
+                if fact_src is not src:
+                    attrs["dates_source"] = fact_src.document
                 g.entity(rid, "Reporter", rep.get("name") or abbr, [abbr, *names], attrs, src)
                 if start:
-                    g.fact(rid, "editionStart", src, date=start)
+                    g.fact(rid, "editionStart", fact_src, date=start)
                 if end:
-                    g.fact(rid, "editionEnd", src, date=end)
+                    g.fact(rid, "editionEnd", fact_src, date=end)
+    if overrides:
+        raise DataError(
+            f"reporter_dates.yaml names reporters reporters-db lacks: {sorted(overrides)}",
+            location="legal/reporter_dates.yaml",
+        )
 
 
 def _add_courts(g: GraphBuilder) -> None:
@@ -77,6 +118,10 @@ def _add_courts(g: GraphBuilder) -> None:
         "Free Law Project courts database",
         "https://github.com/freelawproject/courts-db",
     )
+    overrides = {
+        o.court: (o, require_source(o, f"legal/courts.yaml: {o.court}"))
+        for o in load_entries("legal/courts.yaml", CourtDatesIn)
+    }
     for c in courts_db.courts:
         cid = f"court:{c['id']}"
         cite = c.get("citation_string") or ""
@@ -96,8 +141,12 @@ def _add_courts(g: GraphBuilder) -> None:
                     f"starts ({start} > {end}); span skipped"
                 )
                 continue
+            fact_src = src
+            if c["id"] in overrides and span is c["dates"][0]:
+                o, fact_src = overrides[c["id"]]
+                start = o.start
             if start or end:
-                g.fact(cid, "courtExists", src, valid_from=start, valid_to=end)
+                g.fact(cid, "courtExists", fact_src, valid_from=start, valid_to=end)
 
 
 def _short_names(cases: list[CaseIn]) -> set[str]:
@@ -162,14 +211,31 @@ def _add_cases(g: GraphBuilder) -> None:
                 location=where,
             )
         when = g.entities[later].attrs["year"]
+        decided, scdb = _decision_date(g, later), None
+        if decided is None:
+            decided, scdb = _scdb_decision(g.entities[later].attrs["primary_citation"])
+        if decided is None:
+            raise DataError(
+                f"no decision date for the overruling case {c.overruled_by.case!r}: give it a "
+                "'decided' day in cases.yaml (SCDB covers only Terms 1946-2023)",
+                location=where,
+            )
         g.fact(
             case_id(c.volume, c.reporter, c.page),
             "overruledBy",
             require_source(c, where),
             object=later,
-            qualifiers={"kind": c.overruled_by.kind, "note": c.overruled_by.note},
-            valid_from=_decision_date(g, later) or date(int(when), 1, 1),
+            qualifiers={
+                "kind": c.overruled_by.kind,
+                "note": c.overruled_by.note,
+                **({"date_source": f"{scdb.document}, {scdb.section}"} if scdb else {}),
+            },
+            valid_from=decided,
         )
+        if decided.year != int(when):
+            raise DataError(
+                f"SCDB dates {c.overruled_by.case!r} {decided}, not in {when}", location=where
+            )
 
 
 def _decision_date(g: GraphBuilder, cid: str) -> date | None:
@@ -177,6 +243,21 @@ def _decision_date(g: GraphBuilder, cid: str) -> date | None:
         if f.subject == cid and f.predicate == "decided":
             return f.date
     return None
+
+
+def _scdb_decision(cite: str) -> tuple[date | None, Source | None]:
+    """The decision date SCDB gives the case starting at ``cite`` (a U.S. Reports cite)."""
+    from knowledge_graphs.scotus import SOURCE, scotus_index
+
+    vol, rep, page = cite.partition(" U.S. ")
+    if not rep:
+        return None, None
+    hits = scotus_index().starting_at("U.S.", int(vol), int(page))
+    if len(hits) != 1:
+        return None, None
+    return hits[0].decided, Source(
+        SOURCE, f"case {hits[0].id}: {hits[0].name}", "http://supremecourtdatabase.org"
+    )
 
 
 def _add_statutes(g: GraphBuilder) -> None:

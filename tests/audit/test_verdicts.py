@@ -487,12 +487,12 @@ ROWS = [
         "impossible_citation",
     ),
     (
-        "case-other-reporter-unverifiable",
+        "case-other-reporter-in-scdb",
         "legal",
         "2025-01-15",
         "Roe v. Wade, 93 S. Ct. 705 (1973), recognized a right.",
         "LEG-CITE",
-        "unverifiable",
+        "supported",
         None,
     ),
     (
@@ -586,12 +586,16 @@ def test_verdict(auditor_obj, domain, as_of, text, rule, verdict, htype):
         assert mine[0].reason
 
 
-def test_fabricated_citation_has_low_confidence(auditor_obj):
+def test_uncheckable_citation_needs_review_but_is_not_flagged(auditor_obj):
+    """A well-formed lower-court citation nothing here holds is unverified: "could not be
+    checked", never fabricated; alone it keeps citation confidence above the 0.5 flag line."""
     res = auditor_obj.audit(
         "See Petersen v. Iran Air, 905 F.3d 1117 (9th Cir. 2018).", domain="legal"
     )
-    assert res.citation_confidence is not None and res.citation_confidence < 0.5
+    assert [(c.outcome, c.reason) for c in res.citations] == [("unverified", "not_in_index")]
+    assert res.citation_confidence is not None and res.citation_confidence >= 0.5
     assert res.counts["contradicted"] == 0
+    assert res.to_dict()["needs_review"] is True
 
 
 def test_caller_supplied_citations_are_checked(auditor_obj):
@@ -605,7 +609,7 @@ def test_caller_supplied_citations_are_checked(auditor_obj):
         ],
     )
     outcomes = sorted(c.outcome for c in res.citations)
-    assert outcomes == ["not_found", "verified", "verified"]
+    assert outcomes == ["unverified", "verified", "verified"]
     assert all(c.caller_supplied for c in res.citations)
 
 

@@ -175,10 +175,10 @@ def test_required_drug_has_a_sourced_dose(kb, drug):
 
 @pytest.mark.parametrize("name", REQUIRED_CASES)
 def test_required_case_is_present_with_citation_and_date(kb, name):
-    from auditor.verify.citations import LegalIndex, _tokens
+    from auditor.verify.legal.index import LegalIndex, tokens
 
     ix = LegalIndex.build(kb)
-    cid = ix.by_name.get(" ".join(_tokens(name)))
+    cid = ix.by_name.get(" ".join(tokens(name)))
     assert cid, f"{name} not found by name"
     assert kb.facts_about(cid, "citation")
     assert kb.facts_about(cid, "decided")
