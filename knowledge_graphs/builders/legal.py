@@ -141,12 +141,13 @@ def _add_courts(g: GraphBuilder) -> None:
                     f"starts ({start} > {end}); span skipped"
                 )
                 continue
-            fact_src = src
+            fact_src, quals = src, None
             if c["id"] in overrides and span is c["dates"][0]:
                 o, fact_src = overrides[c["id"]]
-                start = o.start
+                start, quals = o.start, {"overrides": "courts-db"}
             if start or end:
-                g.fact(cid, "courtExists", fact_src, valid_from=start, valid_to=end)
+                g.fact(cid, "courtExists", fact_src, valid_from=start, valid_to=end,
+                       qualifiers=quals)  # fmt: skip
 
 
 def _short_names(cases: list[CaseIn]) -> set[str]:
