@@ -451,6 +451,15 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
         family = _date_family(info.text[max(0, d.start - base - 80) : d.start - base])
         if family is not None and family != cr.rule.applies_to.relation:
             continue  # "adopted ... applicable from 2014": the year is the application's
+        if cr.rule.applies_to.relation == "decided":
+            named = _case_before_parenthesis(info, d, subjects)
+            if named is None and family != "decided":
+                continue  # "Reading Law 167 (2012)", "committed in 1998": not a decision year
+            if named is not None:
+                c = base_claim(info, cr, named, kb, domain, d.text, None, d.start)
+                c.date = d
+                out.append(c)
+                continue
         if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)):
             continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
         subj = subject_for(info, d.start, d.end, subjects, from_context)
@@ -474,13 +483,31 @@ _DATE_FAMILIES = {
     "applicationDate": r"\b(?:appl(?:y|ies|ied|icable|ication)|(?:entry|entered|enters|came|come)\s+"
     r"into\s+(?:force|effect)|in\s+force|took\s+effect|takes\s+effect|effective|enforce\w*|"
     r"compliance|phase[sd]?\s+in)\b",
-    "decided": r"\b(?:decided|decision|ruled|handed\s+down|overrul\w+)\b",
+    "decided": r"\b(?:decided|decision|ruled|handed\s+down|opinion\s+(?:issued|came)|struck\s+down|"
+    r"upheld|invalidated|established|recognized|announced)\b",
+    "overruled": r"\b(?:overrul\w+|overturn\w+|abrogat\w+|reversed)\b",
+    "other_event": r"\b(?:committed|enacted|amended|published|born|died|filed|argued|written)\b",
 }
 _DATE_FAMILY_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in _DATE_FAMILIES.items()), re.I)
 _PARTIAL_SCOPE = re.compile(
     r"\b(?:titles?|articles?|provisions?|parts?|chapters?|sections?|certain|some|most|remaining)\b",
     re.I,
 )
+
+
+def _case_before_parenthesis(info: SentenceInfo, d, subjects):  # type: ignore[no-untyped-def]
+    """ "Roe v. Wade (1973)": a year in parentheses right after a case's name."""
+    base = info.sentence.start
+    if not re.match(r"\(\s*\d{4}\s*\)", info.text[d.start - base : d.end - base + 2]) and not (
+        d.start - base > 0 and info.text[d.start - base - 1] == "("
+    ):
+        return None
+    for m, eid in subjects:
+        if m.start < base or m.end > d.start:
+            continue  # a case recalled from an earlier sentence is not "right before" the year
+        if re.fullmatch(r"[\s*_,]*\(?", info.text[m.end - base : d.start - base]):
+            return m, eid
+    return None
 
 
 def _date_family(lead: str) -> str | None:

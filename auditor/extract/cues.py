@@ -26,9 +26,13 @@ _NEGATION = re.compile(
 )
 
 
+_ANSWER = re.compile(r"^\W*(?:no|yes|nope|not\s+at\s+all)\s*[.,!:;—–-]+\s*", re.I)
+
+
 def is_negated(text: str) -> bool:
-    """True when the clause negates its claim (limit phrases like "do not exceed" excluded)."""
-    stripped = _LIMITS.sub(" ", text)
+    """True when the clause negates its claim (limit phrases like "do not exceed" and an
+    answer word opening the sentence, "No. Loper Bright overruled Chevron", excluded)."""
+    stripped = _LIMITS.sub(" ", _ANSWER.sub("", text))
     return bool(_NEGATION.search(stripped))
 
 
