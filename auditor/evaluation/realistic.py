@@ -21,6 +21,7 @@ Per domain:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -107,11 +108,19 @@ class CaseOutcome:
         )
 
 
-def _contradicted_spans(result: AuditResult) -> list[tuple[int, int, str]]:
+_YEAR_PAREN = re.compile(r"[^.;()]{0,120}?\((?:[^()]{0,40}?\s)?\d{4}\)")
+
+
+def _contradicted_spans(result: AuditResult, text: str = "") -> list[tuple[int, int, str]]:
+    """Contradicted claims and citations; a citation's span runs to its year parenthetical
+    ("556 U.S. 662, 678, 129 S. Ct. 1937, 173 L. Ed. 2d 868 (2008)": the year is all of them)."""
     out = [(c.start, c.end, f"{c.subject} {c.predicate} {c.object}: {c.reason}")
            for c in result.claims if c.verdict == "contradicted"]  # fmt: skip
-    out += [(c.start, c.end, f"citation {c.text}: {c.detail}") for c in result.citations
-            if c.outcome in CONTRADICTING_OUTCOMES and not c.caller_supplied]  # fmt: skip
+    for c in result.citations:
+        if c.outcome not in CONTRADICTING_OUTCOMES or c.caller_supplied:
+            continue
+        m = _YEAR_PAREN.match(text, c.end) if text else None
+        out.append((c.start, m.end() if m else c.end, f"citation {c.text}: {c.detail}"))
     return out
 
 
@@ -121,7 +130,7 @@ def judge(case: RealisticCase, result: AuditResult) -> CaseOutcome:
     def on_error(a: int, b: int) -> bool:
         return any(a < e and s < b for s, e, _ in spans)
 
-    contra = _contradicted_spans(result)
+    contra = _contradicted_spans(result, case.text)
     false = [{"text": case.text[a:b][:200], "why": why} for a, b, why in contra
              if not on_error(a, b)]  # fmt: skip
     checkable = [(s, e, err) for s, e, err in spans if err.get("checkable", True)]

@@ -4,6 +4,7 @@ bound through the document's structure (see :mod:`auditor.extract.layout`).
 ``FRAME_BUILDERS`` maps ``relation:object kind`` of a rule to the frame builder that makes its
 claims (instead of the generic builders of :mod:`auditor.extract.claims`)."""
 
+from auditor.extract.frames.authority import authority_claims
 from auditor.extract.frames.capital import capital_claims
 from auditor.extract.frames.dose import dose_claims
 from auditor.extract.frames.moves import move_claims
@@ -16,6 +17,7 @@ FRAME_BUILDERS = {
     "policyRate:none": move_claims,
     "minimumRatio:quantity": capital_claims,
     "reportingThreshold:quantity": threshold_claims,
+    "overruledBy:status": authority_claims,
 }
 
 

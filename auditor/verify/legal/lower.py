@@ -112,7 +112,12 @@ _DISTRICT = re.compile(r"^(?:[NSEWMC]\.\s?)?D\.\s?[A-Z]")
 
 def _is_district(cite: str, attrs: dict[str, object]) -> bool:
     """A federal district court ("S.D.N.Y.", "D. Mass.", "D.D.C."), not a bankruptcy court."""
-    return attrs.get("system") == "federal" and bool(_DISTRICT.match(cite)) and "Bankr" not in cite
+    return (
+        attrs.get("system") == "federal"
+        and bool(_DISTRICT.match(cite))
+        and "Bankr" not in cite
+        and "Cir." not in cite  # "D.C. Cir." is a court of appeals
+    )
 
 
 __all__ = ["impossible"]

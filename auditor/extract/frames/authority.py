@@ -1,0 +1,95 @@
+"""Citing a case as governing law: "Under *Grutter v. Bollinger*, 539 U.S. 306 (2003), a law
+school may consider race"; "*Lemon*'s three-part test governs"; "courts evaluate displays under
+the test of *Lemon v. Kurtzman*".
+
+A case relied on in the present tense is claimed to be good law at the audit date, as plainly as
+"X remains good law" is. Only the present tense counts: "under *Plessy*, segregation was
+upheld", "*Roe* had protected ...", "could", "until", "before" speak of the past, and a negation
+("no longer", "not") or an account of the overruling ("overruled", "abandoned") is no reliance.
+The verifier (``kg_status``) contradicts the claim only when the graph records the overruling
+on or before that date.
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.claim_base import base_claim, claim_date
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.types import Claim
+from knowledge_graphs.store import KnowledgeBase
+
+_CASE = frozenset({"Case"})
+_UNDER = re.compile(
+    r"\b(?:under|per|pursuant\s+to|applying|according\s+to|as\s+held\s+in|as\s+set\s+out\s+in|"
+    r"(?:test|standard|framework|rule|doctrine|analysis)\s+(?:of|from|in|announced\s+in|set\s+out\s+"
+    r"in|established\s+in|adopted\s+in))\s+[*_]*$",
+    re.I,
+)
+_GOVERNS_AFTER = re.compile(
+    r"^[*_’']*(?:s\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:holds|provides|establishes|allows|permits|requires|"
+    r"governs|controls|bars|prohibits|forbids|mandates|remains|continues|says|makes\s+clear)\b",
+    re.I,
+)
+_PRESENT = re.compile(
+    r"\b(?:may|must|can(?:not)?|is|are|does|do|has\s+to|have\s+to|requires?|allows?|permits?|"
+    r"prohibits?|bars?|forbids?|governs?|controls?|applies|apply|remains?|continues?|evaluate|"
+    r"ask|look|need|needs|cannot|can't|won't|will)\b",
+    re.I,
+)
+_PAST_OR_DENIED = re.compile(
+    r"\b(?:was|were|had|could|would|used\s+to|until|before|at\s+the\s+time|then|once|no\s+longer|"
+    r"overrul\w+|abandon\w*|repudiat\w*|reject\w*|discard\w*|replac\w*|superseded|"
+    r"abrogat\w*|former(?:ly)?|previously|historically|originally|in\s+\d{4})\b",
+    re.I,
+)
+_CITE_TAIL = re.compile(
+    r"[*_’'s]*(?:,\s*\d+\s+[A-Z][\w. ]{0,20}?\s+\d+(?:,\s*[\d–-]+)*)*(?:\s*\([^()]{0,40}\))?[*_,\s]*"
+)
+
+
+def authority_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    """Explicit good-law claims (the rule's cues) and cases relied on as governing law."""
+    out: list[Claim] = []
+    cue = cr.cue_match(info.cue_text)
+    if cue is not None and subjects:
+        from auditor.extract.claim_base import subject_for
+
+        anchor = info.sentence.start + (cue.start() if not info.header else 0)
+        subj = subject_for(info, anchor, anchor, subjects, from_context)
+        c = base_claim(info, cr, subj, kb, domain, cue.group(0).lower(), None, anchor)
+        c.date = claim_date(info, anchor)
+        out.append(c)
+        return out
+    base = info.sentence.start
+    text = info.text
+    for m, eid in info.mentions_of(_CASE):
+        if m.start < base:
+            continue
+        s, e = m.start - base, m.end - base
+        tail = _CITE_TAIL.match(text, e)
+        tail_start = tail.end() if tail else e
+        clause_after = re.split(
+            r"[;]|\.\s|\bbut\b|\bwhile\b|\bwhereas\b", text[tail_start:], maxsplit=1
+        )[0]
+        lead = text[max(0, s - 40) : s]
+        clause_before = re.split(r"[;:]|\.\s|\bbut\b|\bwhile\b|\bwhereas\b", text[:s])[-1]
+        verbs = clause_after[:120] if clause_after.strip(" ,.") else clause_before
+        relied = (_UNDER.search(lead) and _PRESENT.search(verbs)) or _GOVERNS_AFTER.match(
+            text[e : e + 40]
+        )  # fmt: skip
+        if not relied:
+            continue
+        if _PAST_OR_DENIED.search(verbs) or _PAST_OR_DENIED.search(lead):
+            continue
+        c = base_claim(info, cr, (m, eid), kb, domain, "relied on as governing law", None, m.start)
+        c.qualifiers["implied"] = "relied on in the present tense"
+        c.date = claim_date(info, m.start)
+        out.append(c)
+        break
+    return out
+
+
+__all__ = ["authority_claims"]
