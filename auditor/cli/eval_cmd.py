@@ -173,7 +173,7 @@ def generation_command(args: tuple[str, ...]) -> None:
 
 
 _REALISTIC_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "realistic"
-_SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+_TRUTH_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "truth"
 
 
 @eval_group.command("realistic")
@@ -196,7 +196,7 @@ _SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
     "truth_files",
     multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Truth-corpus JSONL file(s) (default: ../shared/data/truth/*.jsonl, if present).",
+    help="Truth-corpus JSONL file(s) (default: tests/truth/*.jsonl of the source tree).",
 )
 @click.option(
     "--domain",
@@ -226,7 +226,7 @@ def realistic_command(
     folder = cases_dir or (_REALISTIC_DEFAULT if _REALISTIC_DEFAULT.is_dir() else None)
     if cases_dir is not None and not cases_dir.is_dir():
         raise UsageError(f"--cases {cases_dir} is not a folder")
-    truth = list(truth_files) or sorted((_SHARED / "truth").glob("*.jsonl"))
+    truth = list(truth_files) or sorted(_TRUTH_DEFAULT.glob("*.jsonl"))
     wanted = set(domains or ("finance", "medical", "legal"))
     auditor = get_auditor()
     t0 = time.perf_counter()

@@ -290,10 +290,12 @@ def check_statute(
     said = _phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects[p]]
     at = low.find(ref.text.lower().replace("-", " "))
+    heading = " ".join(str(f.literal or "") for f in facts)
     foreign = [  # another statute's subject named right by the citation ("wire fraud under")
         p for p in said
         if sid not in ix.subjects[p] and " " in p and _near(low, p, at, len(ref.text))
-    ]  # fmt: skip
+        and not _shares_stems(p, heading)  # "currency transaction reports" fits "reports of
+    ]  # fmt: skip  # transactions in currency": the regulation implementing the same statute
     if own or foreign:
         claim.object = (own or foreign)[0]
     if foreign and not own:
@@ -313,6 +315,16 @@ def check_statute(
 
 
 NEAR_CHARS = 80
+
+
+def _shares_stems(phrase: str, heading: str) -> bool:
+    """The phrase is another wording of the heading: every content word's stem is in it."""
+
+    def stems(t: str) -> set[str]:
+        return {w[:6] for w in re.findall(r"[a-z]{4,}", t.lower())}
+
+    words = stems(phrase)
+    return bool(words) and words <= stems(heading)
 
 
 def _near(low: str, phrase: str, at: int, width: int) -> bool:

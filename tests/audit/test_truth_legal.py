@@ -1,23 +1,14 @@
-"""Truth corpus: Supreme Court opinion passages (``shared/data/truth/legal.jsonl``), each
-audited at its own date, must not contradict anything.
-
-The corpus lives beside the repository (``../shared``; ``$KGAUDIT_SHARED`` overrides);
-without it the test is skipped.
-"""
+"""Truth corpus: Supreme Court opinion passages (``tests/truth/legal.jsonl``, a copy of the
+shared reference data), each audited at its own date, must not contradict anything."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("KGAUDIT_SHARED") or ROOT.parent / "shared")
-CORPUS = SHARED / "data" / "truth" / "legal.jsonl"
-
-pytestmark = pytest.mark.skipif(not CORPUS.exists(), reason=f"no truth corpus at {CORPUS}")
+CORPUS = Path(__file__).resolve().parents[1] / "truth" / "legal.jsonl"
 
 
 @pytest.fixture(scope="module")
