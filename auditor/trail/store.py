@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from collections.abc import Iterator, Mapping
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session
 from auditor.errors import DataError, UsageError
 from auditor.trail import db, queries
 from auditor.trail.append import EVENT_KIND, append, prepare
+from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
 from auditor.trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
@@ -27,6 +29,7 @@ from auditor.trail.records import (
 )
 from auditor.trail.verify import VerifyReport, verify_chain
 
+log = logging.getLogger("kgaudit.trail")
 _H = TrailHead.__table__
 _SELECT_HEAD = select(_H.c.seq, _H.c.hash).where(_H.c.id == HEAD_ROW_ID).with_for_update()
 
@@ -43,14 +46,35 @@ class Trail:
     :func:`auditor.trail.db.create_trail_engine`); settings: ``trail_durable_commits``.
     """
 
-    def __init__(self, db_url: str, *, durable: bool = True, engine: Engine | None = None) -> None:
+    def __init__(self, db_url: str, *, durable: bool = True, engine: Engine | None = None,
+                 checkpoints: CheckpointPolicy | None = None) -> None:
         self.db_url = db_url
         self.engine = engine or db.create_trail_engine(db_url, durable=durable)
+        self.checkpoint_policy: CheckpointPolicy | None = None
+        self.checkpoint_log: CheckpointLog | None = None
+        self._auto_lock = threading.Lock()  # one automatic checkpoint at a time
+        self._auto_thread: threading.Thread | None = None
+        if checkpoints is not None:
+            self.use_checkpoints(checkpoints)
         self._write_engine = self.engine.execution_options(**{db.WRITE_OPTION: True})
         self.known_tenants: set[str] = set()  # tenants known to exist (skip their INSERT)
         # SQLite: threads of one process queue here rather than in SQLite's busy handler,
         # whose sleeps (up to 100 ms) would add latency; other processes still use the lock.
         self._local_writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+
+    @classmethod
+    def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
+        """The trail of ``settings`` (or ``db_url``) with its checkpoint policy, if a key is set."""
+        return cls(db_url or settings.db_url, durable=settings.trail_durable_commits,
+                   checkpoints=CheckpointPolicy.from_settings(settings))
+
+    def use_checkpoints(self, policy: CheckpointPolicy | None) -> None:
+        """Sign checkpoints automatically under ``policy`` and log them to ``policy.log``."""
+        self.checkpoint_policy = policy
+        self.checkpoint_log = None
+        if policy is not None and policy.log is not None:
+            url = self.engine.url.render_as_string(hide_password=True)
+            self.checkpoint_log = CheckpointLog(policy.log, CheckpointLog.label_for(url))
 
     def __repr__(self) -> str:
         return f"Trail({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -228,12 +252,55 @@ class Trail:
 
     # -- integrity ------------------------------------------------------------------------
 
-    def verify(self, *, key: bytes | None = None) -> VerifyReport:
-        """Check the whole chain (and, given ``key``, every stored checkpoint)."""
-        return verify_chain(self, key=key)
+    def verify(self, *, key: bytes | None = None, full: bool | None = None,
+               progress: Any = None) -> VerifyReport:
+        """Check the chain; given ``key``, also every stored and logged checkpoint.
+
+        ``full`` (default: True without a key, False with one) recomputes every record; else
+        only the records after the newest valid signed checkpoint (see ``verify_chain``).
+        """
+        full = key is None if full is None else full
+        return verify_chain(self, key=key, full=full, progress=progress)
+
+    def maybe_checkpoint(self, *, wait: bool = False) -> None:
+        """Sign a checkpoint if the policy says one is due (in a background thread; ``wait``
+        for it). Called after every append; servers also call it on a timer."""
+        policy = self.checkpoint_policy
+        if policy is None or not self._auto_lock.acquire(blocking=False):
+            return
+        try:
+            from auditor.trail.checkpoints import latest_checkpoint
+
+            with self.session() as s:
+                head = s.get(TrailHead, HEAD_ROW_ID)
+            if head is None or not policy.due(head.seq, latest_checkpoint(self), _now()):
+                self._auto_lock.release()
+                return
+        except Exception:
+            self._auto_lock.release()
+            raise
+        self._auto_thread = threading.Thread(target=self._auto_checkpoint, args=(policy,),
+                                             daemon=True, name="kgaudit-checkpoint")
+        self._auto_thread.start()
+        if wait:
+            self._auto_thread.join()
+
+    def _auto_checkpoint(self, policy: CheckpointPolicy) -> None:
+        try:
+            self.checkpoint(policy.key)
+        except Exception as exc:  # a broken chain is reported by verify, not by a crash here
+            log.error("automatic checkpoint not signed: %s", exc)
+        finally:
+            self._auto_lock.release()
+
+    def wait_for_checkpoint(self, timeout: float | None = None) -> None:
+        """Wait for a running automatic checkpoint (before a short-lived process exits)."""
+        if self._auto_thread is not None:
+            self._auto_thread.join(timeout)
 
     def checkpoint(self, key: bytes, *, verify_first: bool = True) -> dict[str, Any]:
-        """Sign the current chain head (HMAC-SHA256), store and return the checkpoint."""
+        """Sign the current chain head (HMAC-SHA256), store it, append it to the checkpoint
+        log, and return it."""
         from auditor.trail.checkpoints import create_checkpoint
 
         return create_checkpoint(self, key, verify_first=verify_first)
