@@ -27,6 +27,7 @@ _STATUS_CODES: dict[int, str] = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
     413: "payload_too_large", 415: "unsupported_media_type", 422: "validation_error",
+    431: "headers_too_large",
     429: "rate_limited", 500: "internal_error", 503: "unavailable", 504: "timeout",
 }
 
@@ -99,6 +100,11 @@ def install_error_handlers(app: FastAPI) -> None:
         where = ".".join(first["loc"]) or "request"
         return error_response(422, "validation_error", f"{where}: {first['msg']}",
                               request_id_of(request), details=details)
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return error_response(422, "invalid_request", "the request body is nested too deeply",
+                              request_id_of(request))
 
     @app.exception_handler(SourceUnavailable)
     async def _unavailable(request: Request, exc: SourceUnavailable) -> JSONResponse:

@@ -32,6 +32,7 @@ from auditor.trail.records import (
     RecordedAudit,
     audit_row,
     canonical_result,
+    check_metadata,
     check_strings,
     check_tenant,
     check_text,
@@ -86,7 +87,7 @@ def prepare(result: Any, *, text: str, tenant: str = "default", requester: str |
     res, _ = canonical_result(result)
     req = to_json_value(dict(request) if request is not None else
                         {"domain": res["domain"], "as_of": None, "citations": None})
-    meta = to_json_value(dict(metadata or {}))
+    meta = to_json_value(check_metadata(metadata))
     digests = field_digests({"text": text, "request": req, "meta": meta, "result": res},
                             version=HASH_VERSION)
     return Pending(res, claim_rows(res), digests, request_digest(text, req, meta), text, tenant,

@@ -57,6 +57,65 @@ def check_strings(**values: str | None) -> None:
             check_text(value, what)
 
 
+MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
+READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
+
+
+def json_depth(value: Any, limit: int) -> int:
+    """Nesting depth of ``value`` (objects and arrays), counted without recursion; stops
+    counting at ``limit + 1``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d)
+            if deepest > limit:
+                return deepest
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def check_metadata(value: Any, *, max_bytes: int = 65_536, max_depth: int = 16,
+                   max_keys: int = 1_000) -> dict[str, Any]:
+    """``value`` if it is a JSON object the trail can store and every reader can serialise
+    (bounded depth, key count and size; integers within ±(2^53 − 1)); else a UsageError."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise UsageError("metadata must be a JSON object")
+    if json_depth(value, max_depth) > max_depth:
+        raise UsageError(f"metadata is nested deeper than {max_depth} levels")
+    keys, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Mapping):
+            keys += len(v)
+            if keys > max_keys:
+                raise UsageError(f"metadata has more than {max_keys} keys")
+            if not all(isinstance(k, str) for k in v):
+                raise UsageError("metadata keys must be strings")
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SAFE_INT:
+            raise UsageError("metadata holds an integer beyond ±(2^53 - 1); send it as a string")
+        elif isinstance(v, str):
+            check_text(v, "a metadata string")
+    size = len(canonical_json(dict(value), version=1))
+    if size > max_bytes:
+        raise UsageError(f"metadata is {size:,} bytes of JSON; the limit is {max_bytes:,}")
+    return dict(value)
+
+
+def readable_metadata(meta: Any) -> Any:
+    """Stored metadata as returned by reads: too deep for the API's serialisers (stored before
+    the limits existed) it is withheld, never a 500; the database keeps it unchanged."""
+    if json_depth(meta, READ_DEPTH) > READ_DEPTH:
+        return {"_withheld": f"metadata nested deeper than {READ_DEPTH} levels is not returned "
+                             "by the API; it is stored unchanged"}
+    return meta
+
+
 def canonical_result(result: Any) -> tuple[dict[str, Any], bytes]:
     """``result.to_dict()`` (or a mapping) as plain JSON values, and its sorted-key JSON."""
     raw = result.to_dict() if hasattr(result, "to_dict") else result
@@ -165,7 +224,7 @@ def summary_dict(a: Audit | Any, ev: TrailEvent | Any | None) -> dict[str, Any]:
         "counts": {"supported": a.n_supported, "contradicted": a.n_contradicted,
                    "unverifiable": a.n_unverifiable},
         "kg_version": a.kg_version, "rules_version": a.rules_version,
-        "auditor_version": a.auditor_version, "metadata": a.meta,
+        "auditor_version": a.auditor_version, "metadata": readable_metadata(a.meta),
     }
 
 
@@ -191,13 +250,16 @@ __all__ = [
     "RecordedAudit",
     "audit_row",
     "canonical_result",
+    "check_metadata",
     "check_strings",
     "check_tenant",
     "check_text",
     "claim_rows",
     "column_values",
     "full_dict",
+    "json_depth",
     "parse_audit_id",
+    "readable_metadata",
     "request_digest",
     "result_dict",
     "summary_dict",

@@ -88,6 +88,7 @@ class Api:
 
 PRINCIPALS = {"acme-auditor": ("acme", "auditor"), "acme-viewer": ("acme", "viewer"),
               "acme-admin": ("acme", "admin"), "beta-auditor": ("beta", "auditor")}
+OPERATOR_KEY = "op-Xw93kLq7Zr2Tn5Vb8Mc1Hd6Jf4Gs0Pa"  # the operator's configured key
 
 
 @pytest.fixture
@@ -96,13 +97,15 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
 
     def make(audit_fn: Callable[..., Any] = fake_audit, **overrides: Any) -> Api:
         settings = Settings(home=tmp_path, database_url=db_url,
-                            **{"rate_limit_per_minute": 100_000, **overrides})
+                            **{"rate_limit_per_minute": 100_000, "operator_key": OPERATOR_KEY,
+                               **overrides})
         trail = Trail(db_url)
         app = create_app(settings, trail=trail, audit_fn=audit_fn, kb_loader=lambda d: FakeKB())
         api = Api(TestClient(app, raise_server_exceptions=False), trail, settings)
         keys = KeyStore(trail)
         for who, (tenant, role) in PRINCIPALS.items():
             api.tokens[who] = keys.create(tenant=tenant, role=role, name=who)[1]
+        api.tokens["operator"] = OPERATOR_KEY
         made.append(api)
         return api
 

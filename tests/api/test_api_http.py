@@ -40,7 +40,7 @@ class Server:
 
 def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
     env = {**os.environ, "KGAUDIT_DATABASE_URL": db_url, "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
-           "KGAUDIT_CHECKPOINT_KEY": "c" * 32}
+           "KGAUDIT_CHECKPOINT_KEY": "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA"}
     trail = Trail(db_url)  # (``kgaudit keys create`` itself is tested in test_trail_cli.py)
     trail.migrate()
     keys = KeyStore(trail)

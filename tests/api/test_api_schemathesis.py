@@ -44,7 +44,7 @@ def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     trail = Trail(url)
     trail.migrate()
     settings_ = Settings(database_url=url, rate_limit_per_minute=1_000_000,
-                         checkpoint_key="c" * 32, max_text_chars=5000)
+                         checkpoint_key="Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA", max_text_chars=5000)
     app = create_app(settings_, trail=trail)
     TOKENS["admin"] = KeyStore(trail).create(tenant="fuzz", role="admin")[1]
     with TestClient(app) as client:  # seed one audit so the read paths find data
