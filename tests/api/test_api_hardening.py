@@ -27,26 +27,39 @@ def _nested(levels: int) -> Any:
     return value
 
 
-@pytest.mark.parametrize(("metadata", "fragment"), [
-    ({"x": _nested(300)}, "nested deeper"),
-    ({f"k{i}": i for i in range(1_001)}, "more than 1000 keys"),
-    ({"blob": "x" * 70_000}, "bytes of JSON"),
-    ({"n": 2**60}, "2^53"),
-], ids=["deep", "keys", "size", "big-int"])
-def test_metadata_is_bounded_on_the_way_in(api: Any, metadata: dict[str, Any],
-                                           fragment: str) -> None:
-    r = api.client.post("/v1/audits", json={**BODY, "metadata": metadata},
-                        headers=api.auth("acme-auditor"))
+@pytest.mark.parametrize(
+    ("metadata", "fragment"),
+    [
+        ({"x": _nested(300)}, "nested deeper"),
+        ({f"k{i}": i for i in range(1_001)}, "more than 1000 keys"),
+        ({"blob": "x" * 70_000}, "bytes of JSON"),
+        ({"n": 2**60}, "2^53"),
+    ],
+    ids=["deep", "keys", "size", "big-int"],
+)
+def test_metadata_is_bounded_on_the_way_in(
+    api: Any, metadata: dict[str, Any], fragment: str
+) -> None:
+    r = api.client.post(
+        "/v1/audits", json={**BODY, "metadata": metadata}, headers=api.auth("acme-auditor")
+    )
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_metadata", r.text
     assert fragment in r.json()["error"]["message"]
     assert api.trail.count() == 0
 
 
 def test_a_body_nested_past_the_parser_is_4xx_not_500(api: Any) -> None:
-    raw = '{"text": "t", "domain": "medical", "metadata": {"x": ' + "[" * 100_000 + \
-        "]" * 100_000 + "}}"
-    r = api.client.post("/v1/audits", content=raw, headers={
-        **api.auth("acme-auditor"), "Content-Type": "application/json"})
+    raw = (
+        '{"text": "t", "domain": "medical", "metadata": {"x": '
+        + "[" * 100_000
+        + "]" * 100_000
+        + "}}"
+    )
+    r = api.client.post(
+        "/v1/audits",
+        content=raw,
+        headers={**api.auth("acme-auditor"), "Content-Type": "application/json"},
+    )
     assert r.status_code in (400, 422) and "error" in r.json()
 
 
@@ -62,12 +75,16 @@ def test_lists_survive_metadata_stored_before_the_limits(api: Any) -> None:
     assert one.status_code == 200 and "_withheld" in one.json()["metadata"]
 
 
-@pytest.mark.parametrize("query", [
-    f"cursor={encode_cursor(2**63)}",
-    f"cursor={encode_cursor(10**19)}",
-    "end=9999-12-31",
-    "start=0001-01-01T00:00:00%2B14:00",
-], ids=["cursor-2^63", "cursor-19-digits", "end-max", "start-before-year-1"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"cursor={encode_cursor(2**63)}",
+        f"cursor={encode_cursor(10**19)}",
+        "end=9999-12-31",
+        "start=0001-01-01T00:00:00%2B14:00",
+    ],
+    ids=["cursor-2^63", "cursor-19-digits", "end-max", "start-before-year-1"],
+)
 def test_out_of_range_values_are_422(api: Any, query: str) -> None:
     r = api.client.get(f"/v1/audits?{query}", headers=api.auth("acme-viewer"))
     assert r.status_code == 422 and set(r.json()["error"]) >= {"code", "message"}, r.text
@@ -75,13 +92,11 @@ def test_out_of_range_values_are_422(api: Any, query: str) -> None:
 
 def test_reports_over_the_whole_calendar_are_422(api: Any) -> None:
     api.client.post("/v1/audits", json=BODY, headers=api.auth("acme-auditor"))
-    r = api.client.get("/v1/reports?from=0001-01-01&to=9999-12-31",
-                       headers=api.auth("acme-viewer"))
+    r = api.client.get("/v1/reports?from=0001-01-01&to=9999-12-31", headers=api.auth("acme-viewer"))
     assert r.status_code == 422 and "out of range" in r.json()["error"]["message"]
 
 
-def test_failed_authentications_are_limited_per_address(
-        make_api: Callable[..., Any]) -> None:
+def test_failed_authentications_are_limited_per_address(make_api: Callable[..., Any]) -> None:
     api = make_api(auth_failures_per_minute=5)
     bad = {"Authorization": "Bearer kga_000000000000_wrong"}
     codes = [api.client.get("/v1/audits", headers=bad).status_code for _ in range(7)]
@@ -115,8 +130,9 @@ def test_an_audit_past_its_time_limit_frees_the_worker(make_api: Callable[..., A
         return fake_audit(text, **kw)
 
     api = make_api(audit_fn=slow_until_checked, audit_timeout_s=0.3)
-    r = api.client.post("/v1/audits", json={**BODY, "text": "slow"},
-                        headers=api.auth("acme-auditor"))
+    r = api.client.post(
+        "/v1/audits", json={**BODY, "text": "slow"}, headers=api.auth("acme-auditor")
+    )
     assert r.status_code == 504 and "nothing was recorded" in r.json()["error"]["message"]
     fast = api.client.post("/v1/audits", json=BODY, headers=api.auth("acme-auditor"))
     assert fast.status_code == 201  # the single audit slot was released

@@ -22,18 +22,24 @@ def _deep(levels: int) -> str:
 
 
 def _run(path: Path, out: Path, trail: Trail, audit_fn: Callable[..., Any], **opts: Any) -> Any:
-    return run_batch(open_source(path), out=out, trail=trail,
-                     backend=InlineBackend(audit_fn=audit_fn),
-                     options=BatchOptions(progress=False, **opts))
+    return run_batch(
+        open_source(path),
+        out=out,
+        trail=trail,
+        backend=InlineBackend(audit_fn=audit_fn),
+        options=BatchOptions(progress=False, **opts),
+    )
 
 
-def test_deeply_nested_metadata_fails_one_record_not_the_run(tmp_path: Path,
-                                                            trail: Trail) -> None:
+def test_deeply_nested_metadata_fails_one_record_not_the_run(tmp_path: Path, trail: Trail) -> None:
     path = tmp_path / "in.jsonl"
-    rows = ['{"id": "a", "text": "Aspirin is an NSAID.", "domain": "medical"}',
-            '{"id": "deep", "text": "Aspirin.", "domain": "medical", "metadata": {"x": '
-            + _deep(300) + "}}",
-            '{"id": "b", "text": "Ibuprofen is an NSAID.", "domain": "medical"}']
+    rows = [
+        '{"id": "a", "text": "Aspirin is an NSAID.", "domain": "medical"}',
+        '{"id": "deep", "text": "Aspirin.", "domain": "medical", "metadata": {"x": '
+        + _deep(300)
+        + "}}",
+        '{"id": "b", "text": "Ibuprofen is an NSAID.", "domain": "medical"}',
+    ]
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = tmp_path / "out.jsonl"
     summary = _run(path, out, trail, fake_audit)
@@ -53,8 +59,11 @@ def test_a_record_over_the_audit_time_limit_fails_alone(tmp_path: Path, trail: T
         return fake_audit(text, **kw)
 
     path = tmp_path / "in.jsonl"
-    path.write_text('{"id": "1", "text": "fast one"}\n{"id": "2", "text": "slow one"}\n'
-                    '{"id": "3", "text": "fast again"}\n', encoding="utf-8")
+    path.write_text(
+        '{"id": "1", "text": "fast one"}\n{"id": "2", "text": "slow one"}\n'
+        '{"id": "3", "text": "fast again"}\n',
+        encoding="utf-8",
+    )
     out = tmp_path / "out.jsonl"
     summary = _run(path, out, trail, slow_on_x, audit_timeout_s=0.05)
     lines = {r["id"]: r for r in read_results(out)}
