@@ -96,8 +96,8 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
     made: list[Api] = []
 
     def make(audit_fn: Callable[..., Any] = fake_audit, **overrides: Any) -> Api:
-        settings = Settings(home=tmp_path, database_url=db_url,
-                            **{"rate_limit_per_minute": 100_000, "operator_key": OPERATOR_KEY,
+        settings = Settings(**{"home": tmp_path, "database_url": db_url,
+                               "rate_limit_per_minute": 100_000, "operator_key": OPERATOR_KEY,
                                **overrides})
         trail = Trail(db_url)
         app = create_app(settings, trail=trail, audit_fn=audit_fn, kb_loader=lambda d: FakeKB())

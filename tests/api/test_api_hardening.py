@@ -5,8 +5,10 @@ robust reads (2), out-of-range values (8), failed-authentication limit (12), bou
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,7 +92,14 @@ def test_out_of_range_values_are_422(api: Any, query: str) -> None:
     assert r.status_code == 422 and set(r.json()["error"]) >= {"code", "message"}, r.text
 
 
-def test_reports_over_the_whole_calendar_are_422(api: Any) -> None:
+def _with_graph_cache(make_api: Callable[..., Any]) -> Any:
+    """An API whose home holds the built graphs (reports load them; a fresh home rebuilds)."""
+    home = os.environ.get("KGAUDIT_HOME")
+    return make_api(**({"home": Path(home)} if home else {}), request_timeout_s=300)
+
+
+def test_reports_over_the_whole_calendar_are_422(make_api: Callable[..., Any]) -> None:
+    api = _with_graph_cache(make_api)
     api.client.post("/v1/audits", json=BODY, headers=api.auth("acme-auditor"))
     r = api.client.get("/v1/reports?from=0001-01-01&to=9999-12-31", headers=api.auth("acme-viewer"))
     assert r.status_code == 422 and "out of range" in r.json()["error"]["message"]
@@ -138,3 +147,19 @@ def test_an_audit_past_its_time_limit_frees_the_worker(make_api: Callable[..., A
     assert fast.status_code == 201  # the single audit slot was released
     assert api.trail.count() == 1 and calls == ["slow", BODY["text"]]
     assert json.loads(fast.text)["source"] == "api"
+
+
+def test_report_integrity_names_no_other_tenants_audit(make_api: Callable[..., Any]) -> None:
+    """Issue 14, finding 5: the integrity section quoted another tenant's audit id."""
+    from datetime import UTC, datetime
+
+    api = _with_graph_cache(make_api)
+    mine = api.client.post("/v1/audits", json=BODY, headers=api.auth("acme-auditor"))
+    theirs = api.client.post("/v1/audits", json=BODY, headers=api.auth("beta-auditor"))
+    assert mine.status_code == theirs.status_code == 201
+    with api.trail.session(write=True) as s:  # beta's record is altered
+        s.execute(update(Audit).where(Audit.seq == 2).values(fer=0.99))
+    day = datetime.now(UTC).date().isoformat()
+    r = api.client.get(f"/v1/reports?from={day}&to={day}", headers=api.auth("acme-viewer"))
+    assert r.status_code == 200 and r.json()["integrity"]["chain_verified"] is False
+    assert theirs.json()["id"] not in r.text and "seq 2" in r.json()["integrity"]["statement"]
