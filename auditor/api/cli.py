@@ -13,6 +13,9 @@ from auditor.errors import UsageError
 from auditor.trail.cli import DB_OPTION
 
 
+H11_MAX_HEADER_BYTES = 1_048_576
+
+
 def _use_db(db_url: str | None) -> str:
     """Point the settings (and any worker processes) at ``db_url``; return the URL in use."""
     from auditor.settings import get_settings
@@ -65,9 +68,13 @@ def serve_command(host: str, port: int, workers: int, db_url: str | None, migrat
     trail.close()
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="kgaudit-metrics-")
+    # h11 (not httptools) with room for large headers: the app itself answers oversized headers
+    # with 431 in the JSON error shape (max_header_bytes); only past 1 MiB does the HTTP
+    # server answer, with its own plain-text 400
     uvicorn.run("auditor.api.app:app_from_settings", factory=True, host=host, port=port,
                 workers=workers, access_log=False, log_level=log_level,
-                log_config=log_config(log_level), server_header=False)
+                log_config=log_config(log_level), server_header=False, http="h11",
+                h11_max_incomplete_event_size=H11_MAX_HEADER_BYTES)
 
 
 @click.group("keys")
