@@ -12,7 +12,6 @@ import click
 from auditor.errors import UsageError
 from auditor.trail.cli import DB_OPTION
 
-
 H11_MAX_HEADER_BYTES = 1_048_576
 
 

@@ -91,9 +91,12 @@ def integrity(trail: Any, key: bytes | None, tenant: str | None = None) -> dict[
     (for a ``tenant``'s report, other tenants' audit ids are withheld)."""
     report = trail.verify(key=key)
     shown = dict(report.first_broken) if report.first_broken else None
-    if shown and shown.get("audit_id") and tenant is not None and trail.get(
-        shown["audit_id"], tenant=tenant
-    ) is None:
+    if (
+        shown
+        and shown.get("audit_id")
+        and tenant is not None
+        and trail.get(shown["audit_id"], tenant=tenant) is None
+    ):
         shown["audit_id"] = None
     cps = trail.checkpoints()
     latest = None
