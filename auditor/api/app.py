@@ -50,18 +50,24 @@ TAGS = [
     {"name": "audits", "description": "Audit texts and read stored audits."},
     {"name": "trail", "description": "Integrity of the tamper-evident audit trail."},
     {"name": "knowledge graph", "description": "What the auditor knows."},
-    {"name": "admin", "description": "Tenants and API keys (a tenant's admin: its own "
-     "tenant; the operator: all)."},
+    {
+        "name": "admin",
+        "description": "Tenants and API keys (a tenant's admin: its own "
+        "tenant; the operator: all).",
+    },
     {"name": "operations", "description": "Health, readiness and metrics."},
-    {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, "
-     "PDF)."},
-    {"name": "chat", "description": "OpenAI-compatible chat with the embedded engine, "
-     "KG-constrained and audited."},
+    {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, PDF)."},
+    {
+        "name": "chat",
+        "description": "OpenAI-compatible chat with the embedded engine, "
+        "KG-constrained and audited.",
+    },
 ]
 
 
-def _default_audit(text: str, *, domain: str, as_of: str | date | None = None,
-                   citations: list[str] | None = None) -> Any:
+def _default_audit(
+    text: str, *, domain: str, as_of: str | date | None = None, citations: list[str] | None = None
+) -> Any:
     from auditor import audit
 
     return audit(text, domain=domain, as_of=as_of, citations=citations)
@@ -78,8 +84,9 @@ def _default_kb_loader(settings: Settings) -> Callable[[str], Any]:
         except ImportError:
             from knowledge_graphs import load_graphs
 
-            return load_graphs([domain], cache_dir=settings.kg_cache_dir,
-                               extra_sources=settings.graphs)
+            return load_graphs(
+                [domain], cache_dir=settings.kg_cache_dir, extra_sources=settings.graphs
+            )
 
     return load
 
@@ -98,9 +105,13 @@ def create_app(
     if trail.checkpoint_policy is None:  # refuses a weak checkpoint key before serving
         trail.use_checkpoints(CheckpointPolicy.from_settings(settings))
     services = AppServices(
-        settings=settings, trail=trail, keys=KeyStore(trail, cache_s=settings.api_key_cache_s),
-        limiter=RateLimiter(settings.rate_limit_per_minute), metrics=Metrics(),
-        audit_fn=audit_fn or _default_audit, kb_loader=kb_loader or _default_kb_loader(settings),
+        settings=settings,
+        trail=trail,
+        keys=KeyStore(trail, cache_s=settings.api_key_cache_s),
+        limiter=RateLimiter(settings.rate_limit_per_minute),
+        metrics=Metrics(),
+        audit_fn=audit_fn or _default_audit,
+        kb_loader=kb_loader or _default_kb_loader(settings),
         audit_slots=threading.Semaphore(settings.audits_per_worker),
         auth_failures=RateLimiter(settings.auth_failures_per_minute),
     )
@@ -117,8 +128,13 @@ def create_app(
 
     from auditor import __version__
 
-    app = FastAPI(title="kgaudit", version=__version__, description=DESCRIPTION,
-                  openapi_tags=TAGS, lifespan=lifespan)
+    app = FastAPI(
+        title="kgaudit",
+        version=__version__,
+        description=DESCRIPTION,
+        openapi_tags=TAGS,
+        lifespan=lifespan,
+    )
     app.state.services = services
     install_error_handlers(app)
     for router in (audits.router, trail_routes.router, kg.router, admin.router, health.router):
@@ -128,9 +144,13 @@ def create_app(
 
     app.include_router(report_router)
     app.include_router(chat_router)
-    app.add_middleware(ServiceMiddleware, max_body_bytes=settings.max_body_bytes,
-                       timeout_s=settings.request_timeout_s, metrics=services.metrics,
-                       max_header_bytes=settings.max_header_bytes)
+    app.add_middleware(
+        ServiceMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        timeout_s=settings.request_timeout_s,
+        metrics=services.metrics,
+        max_header_bytes=settings.max_header_bytes,
+    )
     return app
 
 

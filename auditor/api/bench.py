@@ -87,14 +87,33 @@ def _server(db_url: str, workers: int, durable: bool) -> Iterator[tuple[str, str
     token = KeyStore(trail).create(tenant="bench", role="auditor", name="bench")[1]
     trail.close()
     port = _free_port()
-    env = {**os.environ, "KGAUDIT_DATABASE_URL": db_url,
-           "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000000", "KGAUDIT_REQUEST_TIMEOUT_S": "300",
-           "KGAUDIT_TRAIL_DURABLE_COMMITS": "true" if durable else "false"}
+    env = {
+        **os.environ,
+        "KGAUDIT_DATABASE_URL": db_url,
+        "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000000",
+        "KGAUDIT_REQUEST_TIMEOUT_S": "300",
+        "KGAUDIT_TRAIL_DURABLE_COMMITS": "true" if durable else "false",
+    }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    proc = subprocess.Popen([sys.executable, "-m", "auditor.cli.main", "serve", "--port",
-                             str(port), "--workers", str(workers), "--log-level", "warning",
-                             "--no-migrate"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "auditor.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+            "--no-migrate",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 300
@@ -105,7 +124,9 @@ def _server(db_url: str, workers: int, durable: bool) -> Iterator[tuple[str, str
             except httpx.TransportError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise UsageError(f"the server did not start: {(proc.stderr.read() if proc.stderr else '')[-500:]}")
+                raise UsageError(
+                    f"the server did not start: {(proc.stderr.read() if proc.stderr else '')[-500:]}"
+                )
             time.sleep(0.25)
         yield url, token
     finally:
@@ -130,8 +151,9 @@ def _mean_ms(before: dict[str, float], after: dict[str, float], name: str) -> fl
     return total / n * 1000 if n else float("nan")
 
 
-def _drive(url: str, token: str, texts: list[tuple[str, str]], concurrency: int,
-           requests: int) -> dict[str, Any]:
+def _drive(
+    url: str, token: str, texts: list[tuple[str, str]], concurrency: int, requests: int
+) -> dict[str, Any]:
     latencies: list[float] = []
     errors: list[int] = []
     lock, counter = threading.Lock(), iter(range(requests))
@@ -165,33 +187,75 @@ def _drive(url: str, token: str, texts: list[tuple[str, str]], concurrency: int,
         th.join()
     wall = time.perf_counter() - started
     after = _server_seconds(url)
-    return {"concurrency": concurrency, "requests": len(latencies), "errors": len(errors),
-            "throughput": len(latencies) / wall, "p50_ms": _pct(latencies, 0.5) * 1000,
-            "p99_ms": _pct(latencies, 0.99) * 1000,
-            "mean_ms": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
-            "server_audit_ms": _mean_ms(before, after, "kgaudit_audit_duration_seconds"),
-            "server_append_ms": _mean_ms(before, after,
-                                         "kgaudit_trail_append_duration_seconds")}
+    return {
+        "concurrency": concurrency,
+        "requests": len(latencies),
+        "errors": len(errors),
+        "throughput": len(latencies) / wall,
+        "p50_ms": _pct(latencies, 0.5) * 1000,
+        "p99_ms": _pct(latencies, 0.99) * 1000,
+        "mean_ms": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+        "server_audit_ms": _mean_ms(before, after, "kgaudit_audit_duration_seconds"),
+        "server_append_ms": _mean_ms(before, after, "kgaudit_trail_append_duration_seconds"),
+    }
 
 
 @click.command("api")
-@click.option("--db", "dbs", multiple=True, default=("sqlite", "postgres"), show_default=True,
-              help="sqlite, postgres (a temporary database on KGAUDIT_TEST_PG_URL's server) "
-              "or a SQLAlchemy URL; repeatable.")
-@click.option("--concurrency", default="1,8,32", show_default=True,
-              help="Comma-separated numbers of parallel clients.")
-@click.option("--requests", "n_requests", default=200, show_default=True, type=click.IntRange(1),
-              help="Requests per concurrency level.")
-@click.option("--workers", default=os.cpu_count() or 1, show_default=True,
-              type=click.IntRange(1, 64), help="Server worker processes.")
-@click.option("--words", default=300, show_default=True, type=click.IntRange(10),
-              help="Length of each audited answer.")
-@click.option("--durable/--no-durable", default=True, show_default=True,
-              help="Wait for the disk on each trail append (trail_durable_commits).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
-def bench_api_command(dbs: tuple[str, ...], concurrency: str, n_requests: int, workers: int,
-                      words: int, durable: bool, fmt: str) -> None:
+@click.option(
+    "--db",
+    "dbs",
+    multiple=True,
+    default=("sqlite", "postgres"),
+    show_default=True,
+    help="sqlite, postgres (a temporary database on KGAUDIT_TEST_PG_URL's server) "
+    "or a SQLAlchemy URL; repeatable.",
+)
+@click.option(
+    "--concurrency",
+    default="1,8,32",
+    show_default=True,
+    help="Comma-separated numbers of parallel clients.",
+)
+@click.option(
+    "--requests",
+    "n_requests",
+    default=200,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Requests per concurrency level.",
+)
+@click.option(
+    "--workers",
+    default=os.cpu_count() or 1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server worker processes.",
+)
+@click.option(
+    "--words",
+    default=300,
+    show_default=True,
+    type=click.IntRange(10),
+    help="Length of each audited answer.",
+)
+@click.option(
+    "--durable/--no-durable",
+    default=True,
+    show_default=True,
+    help="Wait for the disk on each trail append (trail_durable_commits).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def bench_api_command(
+    dbs: tuple[str, ...],
+    concurrency: str,
+    n_requests: int,
+    workers: int,
+    words: int,
+    durable: bool,
+    fmt: str,
+) -> None:
     """Throughput and p50/p99 of POST /v1/audits against a running server at several
     concurrency levels, and the overhead at concurrency 1 over in-process audit()."""
     try:
@@ -207,35 +271,51 @@ def bench_api_command(dbs: tuple[str, ...], concurrency: str, n_requests: int, w
             db_url = stack.enter_context(_database(kind))
             url, token = stack.enter_context(_server(db_url, workers, durable))
             for c in levels:
-                row = {"db": kind if kind in ("sqlite", "postgres") else "url",
-                       **_drive(url, token, texts, c, max(n_requests, 4 * c))}
+                row = {
+                    "db": kind if kind in ("sqlite", "postgres") else "url",
+                    **_drive(url, token, texts, c, max(n_requests, 4 * c)),
+                }
                 if c == 1:
                     row["overhead_vs_audit"] = row["p50_ms"] / base_p50 - 1
                     row["overhead_vs_server_audit"] = row["mean_ms"] / row["server_audit_ms"] - 1
                 rows.append(row)
-    out = {"machine": {"cpus": os.cpu_count(), "server_workers": workers, "words": words,
-                       "durable": durable},
-           "audit_in_process": {"p50_ms": base_p50, "p99_ms": _pct(base, 0.99) * 1000},
-           "rows": rows}
+    out = {
+        "machine": {
+            "cpus": os.cpu_count(),
+            "server_workers": workers,
+            "words": words,
+            "durable": durable,
+        },
+        "audit_in_process": {"p50_ms": base_p50, "p99_ms": _pct(base, 0.99) * 1000},
+        "rows": rows,
+    }
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
         return
-    click.echo(f"in-process audit() of {words}-word answers: p50 {base_p50:.1f} ms, "
-               f"p99 {out['audit_in_process']['p99_ms']:.1f} ms  "
-               f"({os.cpu_count()} CPUs, {workers} server workers, durable={durable})")
-    click.echo("| db | clients | requests | errors | req/s | p50 ms | p99 ms | overhead | "
-               "overhead (same run) | server audit() ms | server append ms |")
+    click.echo(
+        f"in-process audit() of {words}-word answers: p50 {base_p50:.1f} ms, "
+        f"p99 {out['audit_in_process']['p99_ms']:.1f} ms  "
+        f"({os.cpu_count()} CPUs, {workers} server workers, durable={durable})"
+    )
+    click.echo(
+        "| db | clients | requests | errors | req/s | p50 ms | p99 ms | overhead | "
+        "overhead (same run) | server audit() ms | server append ms |"
+    )
     click.echo("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         over = f"{r['overhead_vs_audit']:+.0%}" if "overhead_vs_audit" in r else ""
         same = f"{r['overhead_vs_server_audit']:+.0%}" if "overhead_vs_server_audit" in r else ""
-        click.echo(f"| {r['db']} | {r['concurrency']} | {r['requests']} | {r['errors']} | "
-                   f"{r['throughput']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {over} | "
-                   f"{same} | {r['server_audit_ms']:.1f} | {r['server_append_ms']:.1f} |")
-    click.echo("overhead: API p50 at 1 client over in-process audit() p50 (measured first, in "
-               "this process); overhead (same run): API mean latency over the server's mean "
-               "audit() time in the same requests; server columns: mean ms per request inside "
-               "audit() and in the trail append (/metrics).")
+        click.echo(
+            f"| {r['db']} | {r['concurrency']} | {r['requests']} | {r['errors']} | "
+            f"{r['throughput']:.1f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {over} | "
+            f"{same} | {r['server_audit_ms']:.1f} | {r['server_append_ms']:.1f} |"
+        )
+    click.echo(
+        "overhead: API p50 at 1 client over in-process audit() p50 (measured first, in "
+        "this process); overhead (same run): API mean latency over the server's mean "
+        "audit() time in the same requests; server columns: mean ms per request inside "
+        "audit() and in the trail append (/metrics)."
+    )
 
 
 __all__ = ["bench_api_command"]

@@ -38,23 +38,40 @@ def log_config(level: str) -> dict[str, Any]:
     from uvicorn.config import LOGGING_CONFIG
 
     cfg = copy.deepcopy(LOGGING_CONFIG)
-    cfg["loggers"]["kgaudit"] = {"handlers": ["default"], "level": level.upper(),
-                                 "propagate": False}
+    cfg["loggers"]["kgaudit"] = {
+        "handlers": ["default"],
+        "level": level.upper(),
+        "propagate": False,
+    }
     return cfg
 
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Worker processes (use PostgreSQL, or SQLite on a local disk).")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 256),
+    help="Worker processes (use PostgreSQL, or SQLite on a local disk).",
+)
 @DB_OPTION
-@click.option("--migrate/--no-migrate", default=True, show_default=True,
-              help="Run the trail's migrations before serving.")
-@click.option("--log-level", default="info", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
-def serve_command(host: str, port: int, workers: int, db_url: str | None, migrate: bool,
-                  log_level: str) -> None:
+@click.option(
+    "--migrate/--no-migrate",
+    default=True,
+    show_default=True,
+    help="Run the trail's migrations before serving.",
+)
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+)
+def serve_command(
+    host: str, port: int, workers: int, db_url: str | None, migrate: bool, log_level: str
+) -> None:
     """Serve the REST API (OpenAPI at /docs). Keys come from 'kgaudit keys create'."""
     import uvicorn
 
@@ -62,18 +79,29 @@ def serve_command(host: str, port: int, workers: int, db_url: str | None, migrat
     if migrate:
         trail.migrate()
     elif not trail.schema_is_current():
-        raise UsageError("the trail database is not at the latest schema; run "
-                         "'kgaudit trail migrate' or drop --no-migrate")
+        raise UsageError(
+            "the trail database is not at the latest schema; run "
+            "'kgaudit trail migrate' or drop --no-migrate"
+        )
     trail.close()
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="kgaudit-metrics-")
     # h11 (not httptools) with room for large headers: the app itself answers oversized headers
     # with 431 in the JSON error shape (max_header_bytes); only past 1 MiB does the HTTP
     # server answer, with its own plain-text 400
-    uvicorn.run("auditor.api.app:app_from_settings", factory=True, host=host, port=port,
-                workers=workers, access_log=False, log_level=log_level,
-                log_config=log_config(log_level), server_header=False, http="h11",
-                h11_max_incomplete_event_size=H11_MAX_HEADER_BYTES)
+    uvicorn.run(
+        "auditor.api.app:app_from_settings",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=False,
+        log_level=log_level,
+        log_config=log_config(log_level),
+        server_header=False,
+        http="h11",
+        h11_max_incomplete_event_size=H11_MAX_HEADER_BYTES,
+    )
 
 
 @click.group("keys")
@@ -83,8 +111,12 @@ def keys_group() -> None:
 
 @keys_group.command("create")
 @click.option("--tenant", required=True, help="Tenant the key belongs to (created if new).")
-@click.option("--role", required=True, type=click.Choice(["viewer", "auditor", "admin"]),
-              help="viewer: read; auditor: create + read; admin: also keys and tenants.")
+@click.option(
+    "--role",
+    required=True,
+    type=click.Choice(["viewer", "auditor", "admin"]),
+    help="viewer: read; auditor: create + read; admin: also keys and tenants.",
+)
 @click.option("--name", default=None, help="A label to recognise the key by.")
 @DB_OPTION
 def create_key_command(tenant: str, role: str, name: str | None, db_url: str | None) -> None:
@@ -95,8 +127,11 @@ def create_key_command(tenant: str, role: str, name: str | None, db_url: str | N
     trail.migrate()
     info, token = KeyStore(trail).create(tenant=tenant, role=role, name=name)
     click.echo(token)
-    click.echo(f"key {info['id']} ({info['prefix']}) for tenant {tenant!r}, role {role}; "
-               "store it now: only its hash is kept.", err=True)
+    click.echo(
+        f"key {info['id']} ({info['prefix']}) for tenant {tenant!r}, role {role}; "
+        "store it now: only its hash is kept.",
+        err=True,
+    )
 
 
 @keys_group.command("list")
@@ -108,8 +143,9 @@ def list_keys_command(tenant: str | None, db_url: str | None) -> None:
 
     for k in KeyStore(_trail(db_url)).list(tenant=tenant):
         state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
-        click.echo(f"{k['id']}\t{k['prefix']}\t{k['tenant']}\t{k['role']}\t{k['name'] or '-'}"
-                   f"\t{state}")
+        click.echo(
+            f"{k['id']}\t{k['prefix']}\t{k['tenant']}\t{k['role']}\t{k['name'] or '-'}\t{state}"
+        )
 
 
 @keys_group.command("revoke")

@@ -63,27 +63,37 @@ async def current_principal(
     attempts per client address (past the limit, no key is even looked up)."""
     challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:
-        raise ApiError(401, "unauthorized", "send an API key as 'Authorization: Bearer <key>'",
-                       headers=challenge)
+        raise ApiError(
+            401,
+            "unauthorized",
+            "send an API key as 'Authorization: Bearer <key>'",
+            headers=challenge,
+        )
     address = request.client.host if request.client else "-"
     blocked = services.auth_failures.exhausted(address)
     if blocked is not None:
-        raise ApiError(429, "rate_limited", "too many failed authentications from this "
-                       "address; retry later",
-                       headers={"Retry-After": RateLimiter.retry_after_header(blocked)})
+        raise ApiError(
+            429,
+            "rate_limited",
+            "too many failed authentications from this address; retry later",
+            headers={"Retry-After": RateLimiter.retry_after_header(blocked)},
+        )
     token = credentials.credentials
     principal = _operator(services, token) or services.keys.cached(token)
     if principal is None:
         principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
     if principal is None:
         services.auth_failures.acquire(address)
-        raise ApiError(401, "unauthorized", "the API key is invalid or revoked",
-                       headers=challenge)
+        raise ApiError(401, "unauthorized", "the API key is invalid or revoked", headers=challenge)
     request.scope.setdefault("state", {})["tenant"] = principal.tenant
     wait = services.limiter.acquire(principal.prefix)
     if wait is not None:
-        raise ApiError(429, "rate_limited", "too many requests for this API key; retry later",
-                       headers={"Retry-After": RateLimiter.retry_after_header(wait)})
+        raise ApiError(
+            429,
+            "rate_limited",
+            "too many requests for this API key; retry later",
+            headers={"Retry-After": RateLimiter.retry_after_header(wait)},
+        )
     return principal
 
 
@@ -101,8 +111,9 @@ CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
 def _require(permission: str) -> Callable[[Principal], Awaitable[Principal]]:
     async def dependency(principal: CurrentPrincipal) -> Principal:
         if not principal.can(permission):
-            raise ApiError(403, "forbidden",
-                           f"the role {principal.role!r} may not {permission} here")
+            raise ApiError(
+                403, "forbidden", f"the role {principal.role!r} may not {permission} here"
+            )
         return principal
 
     return dependency

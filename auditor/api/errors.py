@@ -24,26 +24,38 @@ from auditor.errors import KgauditError, SourceUnavailable, UsageError
 log = logging.getLogger("kgaudit.api")
 
 _STATUS_CODES: dict[int, str] = {
-    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 406: "not_acceptable", 409: "conflict",
-    413: "payload_too_large", 415: "unsupported_media_type", 422: "validation_error",
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
     431: "headers_too_large",
-    429: "rate_limited", 500: "internal_error", 503: "unavailable", 504: "timeout",
+    429: "rate_limited",
+    500: "internal_error",
+    503: "unavailable",
+    504: "timeout",
 }
 
 
 class ApiError(Exception):
     """An error with a status, a stable machine-readable code and a one-sentence message."""
 
-    def __init__(self, status: int, code: str, message: str, *,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
         self.headers = headers or {}
 
 
-def error_body(code: str, message: str, request_id: str | None,
-               details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def error_body(
+    code: str, message: str, request_id: str | None, details: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     err: dict[str, Any] = {"code": code, "message": message, "request_id": request_id}
     if details is not None:
         err["details"] = details
@@ -56,20 +68,33 @@ def request_id_of(scope_or_request: Any) -> str | None:
     return state.get("request_id")
 
 
-def error_response(status: int, code: str, message: str, request_id: str | None, *,
-                   headers: dict[str, str] | None = None,
-                   details: list[dict[str, Any]] | None = None) -> JSONResponse:
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    request_id: str | None,
+    *,
+    headers: dict[str, str] | None = None,
+    details: list[dict[str, Any]] | None = None,
+) -> JSONResponse:
     hdrs = dict(headers or {})
     if request_id:
         hdrs["X-Request-ID"] = request_id
-    return JSONResponse(error_body(code, message, request_id, details), status_code=status,
-                        headers=hdrs)
+    return JSONResponse(
+        error_body(code, message, request_id, details), status_code=status, headers=hdrs
+    )
 
 
 def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
     # Only location, message and type: pydantic's "input"/"ctx" may echo the audited text.
-    return [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")),
-             "type": str(e.get("type", ""))} for e in exc.errors()]
+    return [
+        {
+            "loc": [str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "")),
+            "type": str(e.get("type", "")),
+        }
+        for e in exc.errors()
+    ]
 
 
 def log_unexpected(exc: BaseException, request_id: str | None) -> None:
@@ -81,8 +106,9 @@ def log_unexpected(exc: BaseException, request_id: str | None) -> None:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, request_id_of(request),
-                              headers=exc.headers)
+        return error_response(
+            exc.status, exc.code, exc.message, request_id_of(request), headers=exc.headers
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -90,21 +116,28 @@ def install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":
             message = "no such resource"
-        return error_response(exc.status_code, code, message, request_id_of(request),
-                              headers=dict(exc.headers or {}))
+        return error_response(
+            exc.status_code, code, message, request_id_of(request), headers=dict(exc.headers or {})
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         details = _validation_details(exc)
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"]) or "request"
-        return error_response(422, "validation_error", f"{where}: {first['msg']}",
-                              request_id_of(request), details=details)
+        return error_response(
+            422,
+            "validation_error",
+            f"{where}: {first['msg']}",
+            request_id_of(request),
+            details=details,
+        )
 
     @app.exception_handler(RecursionError)
     async def _too_deep(request: Request, exc: RecursionError) -> JSONResponse:
-        return error_response(422, "invalid_request", "the request body is nested too deeply",
-                              request_id_of(request))
+        return error_response(
+            422, "invalid_request", "the request body is nested too deeply", request_id_of(request)
+        )
 
     @app.exception_handler(SourceUnavailable)
     async def _unavailable(request: Request, exc: SourceUnavailable) -> JSONResponse:
@@ -117,8 +150,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(KgauditError)
     async def _internal(request: Request, exc: KgauditError) -> JSONResponse:
         log_unexpected(exc, request_id_of(request))
-        return error_response(500, "internal_error", "internal error; quote the request id",
-                              request_id_of(request))
+        return error_response(
+            500, "internal_error", "internal error; quote the request id", request_id_of(request)
+        )
 
 
 __all__ = [

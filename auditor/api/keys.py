@@ -66,14 +66,20 @@ def hash_token(token: str) -> str:
 def _split(token: str) -> str | None:
     if not token.startswith(TOKEN_PREFIX):
         return None
-    prefix, sep, secret = token[len(TOKEN_PREFIX):].partition("_")
+    prefix, sep, secret = token[len(TOKEN_PREFIX) :].partition("_")
     return prefix if sep and len(prefix) == 12 and secret else None
 
 
 def _key_dict(k: ApiKey) -> dict[str, Any]:
-    return {"id": k.id, "prefix": k.prefix, "tenant": k.tenant_id, "role": k.role,
-            "name": k.name, "created_at": format_timestamp(k.created_at),
-            "revoked_at": format_timestamp(k.revoked_at) if k.revoked_at else None}
+    return {
+        "id": k.id,
+        "prefix": k.prefix,
+        "tenant": k.tenant_id,
+        "role": k.role,
+        "name": k.name,
+        "created_at": format_timestamp(k.created_at),
+        "revoked_at": format_timestamp(k.revoked_at) if k.revoked_at else None,
+    }
 
 
 class KeyStore:
@@ -85,7 +91,9 @@ class KeyStore:
         self._cache: dict[str, tuple[float, Principal]] = {}  # sha256(token) -> (expiry, who)
         self._lock = threading.Lock()
 
-    def create(self, *, tenant: str, role: str, name: str | None = None) -> tuple[dict[str, Any], str]:
+    def create(
+        self, *, tenant: str, role: str, name: str | None = None
+    ) -> tuple[dict[str, Any], str]:
         """Create a key; returns its description and the token (shown once, never stored)."""
         check_tenant(tenant)
         check_strings(name=name)
@@ -95,8 +103,14 @@ class KeyStore:
         token = f"{TOKEN_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         self.trail.ensure_tenant(tenant)
         with self.trail.session() as s:
-            key = ApiKey(prefix=prefix, key_hash=hash_token(token), tenant_id=tenant, role=role,
-                         name=name, created_at=datetime.now(UTC))
+            key = ApiKey(
+                prefix=prefix,
+                key_hash=hash_token(token),
+                tenant_id=tenant,
+                role=role,
+                name=name,
+                created_at=datetime.now(UTC),
+            )
             s.add(key)
             s.flush()
             return _key_dict(key), token
@@ -154,10 +168,18 @@ class KeyStore:
         if only is not None:
             stmt = stmt.where(Tenant.id == only)
         with self.trail.session() as s:
-            return [{"id": t.id, "name": t.name,
-                     "created_at": format_timestamp(t.created_at)}
-                    for t in s.execute(stmt).scalars()]
+            return [
+                {"id": t.id, "name": t.name, "created_at": format_timestamp(t.created_at)}
+                for t in s.execute(stmt).scalars()
+            ]
 
 
-__all__ = ["OPERATOR", "PERMISSIONS", "ROLES", "KeyStore", "Principal", "hash_token",
-           "operator_principal"]
+__all__ = [
+    "OPERATOR",
+    "PERMISSIONS",
+    "ROLES",
+    "KeyStore",
+    "Principal",
+    "hash_token",
+    "operator_principal",
+]

@@ -26,19 +26,34 @@ class Metrics:
         self.multiprocess = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
         self.registry = None if self.multiprocess else CollectorRegistry()
         kw = {"registry": self.registry}  # None in multiprocess mode: values go to files
-        self.requests = Counter("kgaudit_http_requests", "HTTP requests by route and status.",
-                                ["method", "route", "status"], **kw)
-        self.latency = Histogram("kgaudit_http_request_duration_seconds",
-                                 "HTTP request duration by route.", ["method", "route"],
-                                 buckets=_BUCKETS, **kw)
-        self.audits = Counter("kgaudit_audits_recorded", "Audits appended to the trail.",
-                              ["domain"], **kw)
-        self.audit_seconds = Histogram("kgaudit_audit_duration_seconds",
-                                       "Time spent in audit() per request.", buckets=_BUCKETS,
-                                       **kw)
-        self.record_seconds = Histogram("kgaudit_trail_append_duration_seconds",
-                                        "Time to append one audit to the trail.",
-                                        buckets=_BUCKETS, **kw)
+        self.requests = Counter(
+            "kgaudit_http_requests",
+            "HTTP requests by route and status.",
+            ["method", "route", "status"],
+            **kw,
+        )
+        self.latency = Histogram(
+            "kgaudit_http_request_duration_seconds",
+            "HTTP request duration by route.",
+            ["method", "route"],
+            buckets=_BUCKETS,
+            **kw,
+        )
+        self.audits = Counter(
+            "kgaudit_audits_recorded", "Audits appended to the trail.", ["domain"], **kw
+        )
+        self.audit_seconds = Histogram(
+            "kgaudit_audit_duration_seconds",
+            "Time spent in audit() per request.",
+            buckets=_BUCKETS,
+            **kw,
+        )
+        self.record_seconds = Histogram(
+            "kgaudit_trail_append_duration_seconds",
+            "Time to append one audit to the trail.",
+            buckets=_BUCKETS,
+            **kw,
+        )
 
     def observe_request(self, method: str, route: str, status: int, seconds: float) -> None:
         self.requests.labels(method, route, str(status)).inc()

@@ -34,8 +34,15 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"
 
 
 class ServiceMiddleware:
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int, timeout_s: float,
-                 metrics: Metrics, max_header_bytes: int = 32_768) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        timeout_s: float,
+        metrics: Metrics,
+        max_header_bytes: int = 32_768,
+    ) -> None:
         self.app, self.max_body_bytes, self.timeout_s = app, max_body_bytes, timeout_s
         self.metrics, self.max_header_bytes = metrics, max_header_bytes
 
@@ -43,8 +50,9 @@ class ServiceMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])
+        }
         incoming = headers.get("x-request-id", "")
         request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
@@ -53,7 +61,9 @@ class ServiceMiddleware:
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
-                hdrs = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
+                hdrs = [
+                    (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"
+                ]
                 message["headers"] = [*hdrs, (b"x-request-id", request_id.encode())]
             await send(message)
 
@@ -64,28 +74,49 @@ class ServiceMiddleware:
         try:
             size = sum(len(k) + len(v) + 4 for k, v in scope.get("headers", []))
             if size > self.max_header_bytes:
-                await reply(error_response(431, "headers_too_large", "the request headers are "
-                                           f"larger than {self.max_header_bytes} bytes",
-                                           request_id))
+                await reply(
+                    error_response(
+                        431,
+                        "headers_too_large",
+                        f"the request headers are larger than {self.max_header_bytes} bytes",
+                        request_id,
+                    )
+                )
                 return
             body_receive = await self._buffer_body(scope, receive, headers)
             with anyio.move_on_after(self.timeout_s) as deadline:
                 await self.app(scope, body_receive, send_wrapper)
             if deadline.cancelled_caught:
-                await reply(error_response(504, "timeout", f"the request took longer than "
-                                           f"{self.timeout_s:g} s", request_id))
+                await reply(
+                    error_response(
+                        504,
+                        "timeout",
+                        f"the request took longer than {self.timeout_s:g} s",
+                        request_id,
+                    )
+                )
         except _TooLarge:
-            await reply(error_response(413, "payload_too_large", "the request body is larger "
-                                       f"than {self.max_body_bytes} bytes", request_id))
+            await reply(
+                error_response(
+                    413,
+                    "payload_too_large",
+                    f"the request body is larger than {self.max_body_bytes} bytes",
+                    request_id,
+                )
+            )
         except Exception as exc:  # translated here so no server log prints its message
             log_unexpected(exc, request_id)
-            await reply(error_response(500, "internal_error",
-                                       "internal error; quote the request id", request_id))
+            await reply(
+                error_response(
+                    500, "internal_error", "internal error; quote the request id", request_id
+                )
+            )
         finally:
             self._observe(scope, status[0] or 500, time.perf_counter() - started, request_id)
 
-    async def _buffer_body(self, scope: Scope, receive: Receive,
-                           headers: dict[str, str]) -> Receive:
+    async def _buffer_body(
+        self, scope: Scope, receive: Receive, headers: dict[str, str]
+    ) -> Receive:
         if scope["method"] not in _BODY_METHODS:
             return receive
         declared = headers.get("content-length", "")
@@ -118,9 +149,15 @@ class ServiceMiddleware:
         method = scope["method"] if scope["method"] in _METHODS else "OTHER"
         self.metrics.observe_request(method, path_template, status, elapsed)
         state = scope.get("state") or {}
-        access_log.info("%s %s %d %.1fms request_id=%s tenant=%s", scope["method"],
-                        scope.get("path", ""), status, elapsed * 1000, request_id,
-                        state.get("tenant", "-"))
+        access_log.info(
+            "%s %s %d %.1fms request_id=%s tenant=%s",
+            scope["method"],
+            scope.get("path", ""),
+            status,
+            elapsed * 1000,
+            request_id,
+            state.get("tenant", "-"),
+        )
 
 
 __all__ = ["ServiceMiddleware"]

@@ -48,8 +48,11 @@ class RateLimiter:
     def _prune(self, now: float) -> None:
         """Forget buckets that have refilled (caller holds the lock): memory stays bounded by
         the keys or addresses active in the last minute."""
-        full = [k for k, (t, last) in self._buckets.items()
-                if t + (now - last) * self.rate >= self.capacity]
+        full = [
+            k
+            for k, (t, last) in self._buckets.items()
+            if t + (now - last) * self.rate >= self.capacity
+        ]
         for k in full:
             del self._buckets[k]
 

@@ -14,17 +14,32 @@ Role = Literal["viewer", "auditor", "admin"]
 
 EXAMPLE_TEXT = "Adults should not take more than 4,000 mg of acetaminophen a day."
 EXAMPLE_CLAIM: dict[str, Any] = {
-    "text": "not take more than 4,000 mg of acetaminophen a day", "start": 14, "end": 65,
-    "subject": "drug:acetaminophen", "predicate": "maxDailyDose", "object": "4000 mg/day",
-    "verdict": "supported", "evidence": [{"fact": "med:apap-max-daily", "source": "FDA label"}],
-    "rule_id": "medical.max_daily_dose", "hallucination_type": None,
+    "text": "not take more than 4,000 mg of acetaminophen a day",
+    "start": 14,
+    "end": 65,
+    "subject": "drug:acetaminophen",
+    "predicate": "maxDailyDose",
+    "object": "4000 mg/day",
+    "verdict": "supported",
+    "evidence": [{"fact": "med:apap-max-daily", "source": "FDA label"}],
+    "rule_id": "medical.max_daily_dose",
+    "hallucination_type": None,
 }
 EXAMPLE_RESULT: dict[str, Any] = {
-    "domain": "medical", "domains": ["medical"], "as_of": "2026-01-15", "claims": [EXAMPLE_CLAIM],
-    "citations": [], "fer": 0.0, "citation_confidence": None, "joint_score": None,
-    "coverage": 1.0, "counts": {"supported": 1, "contradicted": 0, "unverifiable": 0},
-    "hallucination_types": {}, "kg_version": "kg-3f2a9c1d0b7e4a55",
-    "rules_version": "rules-1.0.0", "auditor_version": "kgaudit-auditor/0.1.0",
+    "domain": "medical",
+    "domains": ["medical"],
+    "as_of": "2026-01-15",
+    "claims": [EXAMPLE_CLAIM],
+    "citations": [],
+    "fer": 0.0,
+    "citation_confidence": None,
+    "joint_score": None,
+    "coverage": 1.0,
+    "counts": {"supported": 1, "contradicted": 0, "unverifiable": 0},
+    "hallucination_types": {},
+    "kg_version": "kg-3f2a9c1d0b7e4a55",
+    "rules_version": "rules-1.0.0",
+    "auditor_version": "kgaudit-auditor/0.1.0",
 }
 _ID = "0b6f1c2e-8d3a-4f7b-9c1e-2a5d7e9f1b3c"
 _HASH = "9f2c4b1e" * 8
@@ -50,21 +65,41 @@ class ErrorResponse(BaseModel):
 
 
 class AuditRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
-        "text": EXAMPLE_TEXT, "domain": "medical", "as_of": "2026-01-15",
-        "metadata": {"model": "gpt-x", "conversation": "c-42"}, "external_id": "c-42/7"}]})
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "text": EXAMPLE_TEXT,
+                    "domain": "medical",
+                    "as_of": "2026-01-15",
+                    "metadata": {"model": "gpt-x", "conversation": "c-42"},
+                    "external_id": "c-42/7",
+                }
+            ]
+        },
+    )
 
     text: str = Field(min_length=1, description="The text to audit (e.g. an LLM answer).")
     domain: Domain = Field(description="Graph to audit against; `auto` detects it.")
-    as_of: date | None = Field(default=None, description="Judge claims at this date "
-                               "(default: today).")
-    citations: list[str] | None = Field(default=None, max_length=200, description="Extra "
-                                        "citations to check (e.g. the sources an LLM listed).")
-    metadata: dict[str, Any] | None = Field(default=None, description="Stored with the audit, "
-                                            "returned as is (model, prompt id, ...).")
-    external_id: str | None = Field(default=None, min_length=1, max_length=256,
-                                    description="Your id for this audit; a repeat with the same "
-                                    "id returns the stored audit (same as Idempotency-Key).")
+    as_of: date | None = Field(
+        default=None, description="Judge claims at this date (default: today)."
+    )
+    citations: list[str] | None = Field(
+        default=None,
+        max_length=200,
+        description="Extra citations to check (e.g. the sources an LLM listed).",
+    )
+    metadata: dict[str, Any] | None = Field(
+        default=None, description="Stored with the audit, returned as is (model, prompt id, ...)."
+    )
+    external_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=256,
+        description="Your id for this audit; a repeat with the same "
+        "id returns the stored audit (same as Idempotency-Key).",
+    )
 
 
 class Claim(BaseModel):
@@ -110,13 +145,25 @@ class Counts(BaseModel):
 
 
 EXAMPLE_SUMMARY: dict[str, Any] = {
-    "id": _ID, "seq": 42, "hash": _HASH, "tenant": "acme", "external_id": "c-42/7",
-    "source": "api", "requester": "key:4f1a2b3c4d5e", "created_at": "2026-01-15T09:30:00.000000Z",
-    "domain": "medical", "as_of": "2026-01-15", "fer": 0.0, "citation_confidence": None,
-    "joint_score": None, "coverage": 1.0,
+    "id": _ID,
+    "seq": 42,
+    "hash": _HASH,
+    "tenant": "acme",
+    "external_id": "c-42/7",
+    "source": "api",
+    "requester": "key:4f1a2b3c4d5e",
+    "created_at": "2026-01-15T09:30:00.000000Z",
+    "domain": "medical",
+    "as_of": "2026-01-15",
+    "fer": 0.0,
+    "citation_confidence": None,
+    "joint_score": None,
+    "coverage": 1.0,
     "counts": {"supported": 1, "contradicted": 0, "unverifiable": 0},
-    "kg_version": "kg-3f2a9c1d0b7e4a55", "rules_version": "rules-1.0.0",
-    "auditor_version": "kgaudit-auditor/0.1.0", "metadata": {"model": "gpt-x"},
+    "kg_version": "kg-3f2a9c1d0b7e4a55",
+    "rules_version": "rules-1.0.0",
+    "auditor_version": "kgaudit-auditor/0.1.0",
+    "metadata": {"model": "gpt-x"},
 }
 
 
@@ -147,11 +194,22 @@ class AuditSummary(BaseModel):
 class AuditRecord(AuditSummary):
     """A stored audit: the request, the full result and its place in the chain."""
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        **EXAMPLE_SUMMARY,
-        "prev_hash": _HASH, "record_hash": _HASH, "text": EXAMPLE_TEXT, "text_sha256": _HASH,
-        "request": {"domain": "medical", "as_of": "2026-01-15", "citations": None},
-        "request_sha256": _HASH, "result": EXAMPLE_RESULT}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    **EXAMPLE_SUMMARY,
+                    "prev_hash": _HASH,
+                    "record_hash": _HASH,
+                    "text": EXAMPLE_TEXT,
+                    "text_sha256": _HASH,
+                    "request": {"domain": "medical", "as_of": "2026-01-15", "citations": None},
+                    "request_sha256": _HASH,
+                    "result": EXAMPLE_RESULT,
+                }
+            ]
+        }
+    )
 
     prev_hash: str | None
     record_hash: str | None
@@ -164,8 +222,9 @@ class AuditRecord(AuditSummary):
 
 class AuditPage(BaseModel):
     items: list[AuditSummary]
-    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null at "
-                                    "the end.")
+    next_cursor: str | None = Field(
+        description="Pass as `cursor` for the next page; null at the end."
+    )
 
 
 class ClaimItem(Claim):
@@ -185,24 +244,52 @@ class Problem(BaseModel):
 
 
 class VerifyReport(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "ok": True, "checked": 200, "head_hash": _HASH, "first_broken": None, "problems": [],
-        "from_seq": 1000, "full": False}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "ok": True,
+                    "checked": 200,
+                    "head_hash": _HASH,
+                    "first_broken": None,
+                    "problems": [],
+                    "from_seq": 1000,
+                    "full": False,
+                }
+            ]
+        }
+    )
 
     ok: bool
     checked: int = Field(description="Records recomputed (those after `from_seq`).")
     head_hash: str | None
     first_broken: Problem | None
     problems: list[Problem]
-    from_seq: int = Field(default=0, description="Records up to this seq are vouched for by a "
-                          "valid signed checkpoint and were not recomputed (0: none).")
+    from_seq: int = Field(
+        default=0,
+        description="Records up to this seq are vouched for by a "
+        "valid signed checkpoint and were not recomputed (0: none).",
+    )
     full: bool = Field(default=True, description="Every record was recomputed.")
 
 
 class Checkpoint(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{
-        "id": 3, "v": 1, "alg": "HMAC-SHA256", "key_id": "564e7d547cd6ef4d", "seq": 1200,
-        "head_hash": _HASH, "created_at": "2026-01-15T10:00:00.000000Z", "signature": _HASH}]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": 3,
+                    "v": 1,
+                    "alg": "HMAC-SHA256",
+                    "key_id": "564e7d547cd6ef4d",
+                    "seq": 1200,
+                    "head_hash": _HASH,
+                    "created_at": "2026-01-15T10:00:00.000000Z",
+                    "signature": _HASH,
+                }
+            ]
+        }
+    )
 
     id: int | None
     v: int

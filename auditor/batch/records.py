@@ -127,8 +127,12 @@ def metadata_problem(meta: Mapping[str, Any]) -> str | None:
 
     s = get_settings()
     try:
-        check_metadata(meta, max_bytes=s.max_metadata_bytes, max_depth=s.max_metadata_depth,
-                       max_keys=s.max_metadata_keys)
+        check_metadata(
+            meta,
+            max_bytes=s.max_metadata_bytes,
+            max_depth=s.max_metadata_depth,
+            max_keys=s.max_metadata_keys,
+        )
     except UsageError as exc:
         return f"'metadata' cannot be stored: {exc}"
     return None

@@ -132,11 +132,12 @@ class Worker:
         pending, error = None, None
         try:
             with deadline(self.timeout_s):
-                res = self.audit_fn(t.text, domain=t.domain, as_of=t.as_of,
-                                    citations=t.citations)
+                res = self.audit_fn(t.text, domain=t.domain, as_of=t.as_of, citations=t.citations)
         except DeadlineExceeded:
-            error = (f"auditing took longer than {self.timeout_s:g} s (setting "
-                     "KGAUDIT_AUDIT_TIMEOUT_S); split the text or raise the limit")
+            error = (
+                f"auditing took longer than {self.timeout_s:g} s (setting "
+                "KGAUDIT_AUDIT_TIMEOUT_S); split the text or raise the limit"
+            )
         except KgauditError as exc:
             error = str(exc)
         except Exception as exc:  # a bug must not stop the batch; the record says what failed

@@ -168,8 +168,9 @@ async def chat_completions(
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
     except DeadlineExceeded:
-        raise ApiError(504, "timeout", "the completion took longer than the time limit; "
-                       "nothing was recorded") from None
+        raise ApiError(
+            504, "timeout", "the completion took longer than the time limit; nothing was recorded"
+        ) from None
     except (ImportError, OSError) as exc:
         raise ApiError(
             503,

@@ -59,5 +59,4 @@ from auditor.trail.records import RecordedAudit
 from auditor.trail.store import Trail
 from auditor.trail.verify import VerifyReport
 
-__all__ = ["Pending", "RecordedAudit", "Trail", "VerifyReport", "append", "append_many",
-           "prepare"]
+__all__ = ["Pending", "RecordedAudit", "Trail", "VerifyReport", "append", "append_many", "prepare"]

@@ -49,13 +49,18 @@ _A, _C, _E, _H = (m.__table__ for m in (Audit, AuditClaim, TrailEvent, TrailHead
 _COLUMN = {"meta": "metadata"}  # attribute name -> column name where they differ
 # Built once: SQLAlchemy memoises each statement's cache key, so appends skip that work.
 _INSERT_AUDIT, _INSERT_CLAIMS, _INSERT_EVENT = _A.insert(), _C.insert(), _E.insert()
-_UPDATE_HEAD = _H.update().where(_H.c.id == HEAD_ROW_ID).values(
-    seq=bindparam("head_seq"), hash=bindparam("head_hash"), updated_at=bindparam("head_at"))
+_UPDATE_HEAD = (
+    _H.update()
+    .where(_H.c.id == HEAD_ROW_ID)
+    .values(seq=bindparam("head_seq"), hash=bindparam("head_hash"), updated_at=bindparam("head_at"))
+)
 _FIND_EXTERNAL = (
     select(_A.c.id, _A.c.seq, _A.c.created_at, _A.c.request_sha256, _A.c.external_id, _E.c.hash)
     .join(_E, _E.c.seq == _A.c.seq, isouter=True)
-    .where(_A.c.tenant_id == bindparam("tenant"),
-           _A.c.external_id.in_(bindparam("external_ids", expanding=True)))
+    .where(
+        _A.c.tenant_id == bindparam("tenant"),
+        _A.c.external_id.in_(bindparam("external_ids", expanding=True)),
+    )
 )
 
 
@@ -76,22 +81,45 @@ class Pending:
     request: dict[str, Any]
 
 
-def prepare(result: Any, *, text: str, tenant: str = "default", requester: str | None = None,
-            external_id: str | None = None, metadata: Mapping[str, Any] | None = None,
-            source: str = "api", request: Mapping[str, Any] | None = None) -> Pending:
+def prepare(
+    result: Any,
+    *,
+    text: str,
+    tenant: str = "default",
+    requester: str | None = None,
+    external_id: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    source: str = "api",
+    request: Mapping[str, Any] | None = None,
+) -> Pending:
     check_tenant(tenant)
     check_text(text)
     check_strings(external_id=external_id, requester=requester, source=source)
     if external_id is not None and not (0 < len(external_id) <= 256):
         raise UsageError("external_id must be 1-256 characters long")
     res, _ = canonical_result(result)
-    req = to_json_value(dict(request) if request is not None else
-                        {"domain": res["domain"], "as_of": None, "citations": None})
+    req = to_json_value(
+        dict(request)
+        if request is not None
+        else {"domain": res["domain"], "as_of": None, "citations": None}
+    )
     meta = to_json_value(check_metadata(metadata))
-    digests = field_digests({"text": text, "request": req, "meta": meta, "result": res},
-                            version=HASH_VERSION)
-    return Pending(res, claim_rows(res), digests, request_digest(text, req, meta), text, tenant,
-                   requester, external_id, meta, source, req)
+    digests = field_digests(
+        {"text": text, "request": req, "meta": meta, "result": res}, version=HASH_VERSION
+    )
+    return Pending(
+        res,
+        claim_rows(res),
+        digests,
+        request_digest(text, req, meta),
+        text,
+        tenant,
+        requester,
+        external_id,
+        meta,
+        source,
+        req,
+    )
 
 
 Appended = tuple[RecordedAudit, dict[str, Any] | None]
@@ -124,8 +152,9 @@ def append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
     return out
 
 
-def _stored_replays(conn: Connection, pendings: Sequence[Pending]) -> dict[tuple[str, str],
-                                                                           RecordedAudit]:
+def _stored_replays(
+    conn: Connection, pendings: Sequence[Pending]
+) -> dict[tuple[str, str], RecordedAudit]:
     wanted: dict[str, set[str]] = {}
     for p in pendings:
         if p.external_id is not None:
@@ -134,10 +163,12 @@ def _stored_replays(conn: Connection, pendings: Sequence[Pending]) -> dict[tuple
     for tenant, ids in wanted.items():
         ordered = sorted(ids)
         for i in range(0, len(ordered), 500):  # stay far below bind-parameter limits
-            for r in conn.execute(_FIND_EXTERNAL, {"tenant": tenant,
-                                                   "external_ids": ordered[i:i + 500]}):
+            for r in conn.execute(
+                _FIND_EXTERNAL, {"tenant": tenant, "external_ids": ordered[i : i + 500]}
+            ):
                 found[(tenant, r.external_id)] = RecordedAudit(
-                    str(r.id), r.seq, r.hash or "", r.created_at, False, r.request_sha256)
+                    str(r.id), r.seq, r.hash or "", r.created_at, False, r.request_sha256
+                )
     return found
 
 
@@ -158,33 +189,68 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
                 continue
             seq += 1
             audit_id, created_at = uuid.uuid4(), datetime.now(UTC)
-            row = audit_row(p.result, audit_id=audit_id, seq=seq, tenant=p.tenant,
-                            external_id=p.external_id, source=p.source, requester=p.requester,
-                            created_at=created_at, text=p.text, request=p.request,
-                            metadata=p.metadata, request_sha256=p.request_sha256)
+            row = audit_row(
+                p.result,
+                audit_id=audit_id,
+                seq=seq,
+                tenant=p.tenant,
+                external_id=p.external_id,
+                source=p.source,
+                requester=p.requester,
+                created_at=created_at,
+                text=p.text,
+                request=p.request,
+                metadata=p.metadata,
+                request_sha256=p.request_sha256,
+            )
             rh = record_hash(row, p.claims, digests=p.digests, version=HASH_VERSION)
-            h = event_hash(seq=seq, kind=EVENT_KIND, audit_id=audit_id, tenant_id=p.tenant,
-                           created_at=created_at, record_hash=rh, prev_hash=prev,
-                           version=HASH_VERSION)
+            h = event_hash(
+                seq=seq,
+                kind=EVENT_KIND,
+                audit_id=audit_id,
+                tenant_id=p.tenant,
+                created_at=created_at,
+                record_hash=rh,
+                prev_hash=prev,
+                version=HASH_VERSION,
+            )
             audits.append({_COLUMN.get(k, k): v for k, v in row.items()})
             claims += [{"audit_id": audit_id, **c} for c in p.claims]
-            events.append({"seq": seq, "kind": EVENT_KIND, "audit_id": audit_id,
-                           "tenant_id": p.tenant, "created_at": created_at, "record_hash": rh,
-                           "prev_hash": prev, "hash": h, "hash_version": HASH_VERSION})
+            events.append(
+                {
+                    "seq": seq,
+                    "kind": EVENT_KIND,
+                    "audit_id": audit_id,
+                    "tenant_id": p.tenant,
+                    "created_at": created_at,
+                    "record_hash": rh,
+                    "prev_hash": prev,
+                    "hash": h,
+                    "hash_version": HASH_VERSION,
+                }
+            )
             rec = RecordedAudit(str(audit_id), seq, h, created_at, True, p.request_sha256)
             if p.external_id is not None:  # a later duplicate in this list replays this one
-                replays[key] = RecordedAudit(rec.id, seq, h, created_at, False,
-                                             p.request_sha256)
-            out.append((rec, full_dict(SimpleNamespace(**row), SimpleNamespace(
-                hash=h, prev_hash=prev, record_hash=rh))))
+                replays[key] = RecordedAudit(rec.id, seq, h, created_at, False, p.request_sha256)
+            out.append(
+                (
+                    rec,
+                    full_dict(
+                        SimpleNamespace(**row),
+                        SimpleNamespace(hash=h, prev_hash=prev, record_hash=rh),
+                    ),
+                )
+            )
             prev = h
         if audits:
             conn.execute(_INSERT_AUDIT, audits)
             if claims:
                 conn.execute(_INSERT_CLAIMS, claims)
             conn.execute(_INSERT_EVENT, events)
-            conn.execute(_UPDATE_HEAD, {"head_seq": seq, "head_hash": prev,
-                                        "head_at": events[-1]["created_at"]})
+            conn.execute(
+                _UPDATE_HEAD,
+                {"head_seq": seq, "head_hash": prev, "head_at": events[-1]["created_at"]},
+            )
     trail.known_tenants.update(p.tenant for p in pendings)
     return out
 

@@ -46,15 +46,44 @@ HASH_VERSIONS = (1, 2)
 GENESIS_HASH = "0" * 64
 
 AUDIT_FIELDS: tuple[str, ...] = (
-    "id", "seq", "tenant_id", "external_id", "source", "requester", "created_at", "domain",
-    "as_of", "text", "text_sha256", "request", "request_sha256", "meta", "result", "fer",
-    "citation_confidence", "joint_score", "coverage", "n_supported", "n_contradicted",
-    "n_unverifiable", "kg_version", "rules_version", "auditor_version",
+    "id",
+    "seq",
+    "tenant_id",
+    "external_id",
+    "source",
+    "requester",
+    "created_at",
+    "domain",
+    "as_of",
+    "text",
+    "text_sha256",
+    "request",
+    "request_sha256",
+    "meta",
+    "result",
+    "fer",
+    "citation_confidence",
+    "joint_score",
+    "coverage",
+    "n_supported",
+    "n_contradicted",
+    "n_unverifiable",
+    "kg_version",
+    "rules_version",
+    "auditor_version",
 )
 DIGESTED_FIELDS: frozenset[str] = frozenset({"text", "request", "meta", "result"})
 CLAIM_FIELDS: tuple[str, ...] = (
-    "idx", "text", "span_start", "span_end", "subject", "predicate", "object", "verdict",
-    "hallucination_type", "rule_id",
+    "idx",
+    "text",
+    "span_start",
+    "span_end",
+    "subject",
+    "predicate",
+    "object",
+    "verdict",
+    "hallucination_type",
+    "rule_id",
 )
 
 
@@ -78,8 +107,14 @@ def _default(value: Any) -> Any:
 
 
 def _v1(value: Any) -> bytes:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False, default=_default)
+    text = json.dumps(
+        value,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+        default=_default,
+    )
     return text.encode("utf-8")
 
 
@@ -117,12 +152,16 @@ def _plain(value: Any) -> Any:
 
 def field_digests(audit: Mapping[str, Any], *, version: int = HASH_VERSION) -> dict[str, str]:
     """The digests of the large fields of ``audit`` (see ``DIGESTED_FIELDS``)."""
-    return {f: sha256_hex(canonical_json(audit.get(f), version=version))
-            for f in DIGESTED_FIELDS}
+    return {f: sha256_hex(canonical_json(audit.get(f), version=version)) for f in DIGESTED_FIELDS}
 
 
-def record_hash(audit: Mapping[str, Any], claims: Sequence[Mapping[str, Any]], *,
-                digests: Mapping[str, str] | None = None, version: int = HASH_VERSION) -> str:
+def record_hash(
+    audit: Mapping[str, Any],
+    claims: Sequence[Mapping[str, Any]],
+    *,
+    digests: Mapping[str, str] | None = None,
+    version: int = HASH_VERSION,
+) -> str:
     """Hash of one stored audit and its claim rows (values as read from the database).
 
     ``digests``: precomputed :func:`field_digests` of ``audit`` (recomputed when omitted).
@@ -130,22 +169,38 @@ def record_hash(audit: Mapping[str, Any], claims: Sequence[Mapping[str, Any]], *
     digests = digests if digests is not None else field_digests(audit, version=version)
     payload = {
         "v": version,
-        "audit": {f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f))
-                  for f in AUDIT_FIELDS},
-        "claims": [{f: _plain(c.get(f)) for f in CLAIM_FIELDS}
-                   for c in sorted(claims, key=lambda c: c["idx"])],
+        "audit": {
+            f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f)) for f in AUDIT_FIELDS
+        },
+        "claims": [
+            {f: _plain(c.get(f)) for f in CLAIM_FIELDS}
+            for c in sorted(claims, key=lambda c: c["idx"])
+        ],
     }
     return sha256_hex(canonical_json(payload, version=version))
 
 
-def event_hash(*, seq: int, kind: str, audit_id: uuid.UUID | str, tenant_id: str,
-               created_at: datetime, record_hash: str, prev_hash: str,
-               version: int = HASH_VERSION) -> str:
+def event_hash(
+    *,
+    seq: int,
+    kind: str,
+    audit_id: uuid.UUID | str,
+    tenant_id: str,
+    created_at: datetime,
+    record_hash: str,
+    prev_hash: str,
+    version: int = HASH_VERSION,
+) -> str:
     """Hash of one chain event; it covers the previous event's hash (and its version)."""
     payload = {
-        "v": version, "seq": seq, "kind": kind, "audit_id": str(audit_id),
-        "tenant_id": tenant_id, "created_at": format_timestamp(created_at),
-        "record_hash": record_hash, "prev_hash": prev_hash,
+        "v": version,
+        "seq": seq,
+        "kind": kind,
+        "audit_id": str(audit_id),
+        "tenant_id": tenant_id,
+        "created_at": format_timestamp(created_at),
+        "record_hash": record_hash,
+        "prev_hash": prev_hash,
     }
     return sha256_hex(canonical_json(payload, version=version))
 

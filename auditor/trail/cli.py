@@ -11,8 +11,13 @@ import click
 from auditor.errors import DataError, GateFailed, UsageError
 
 # the trail database option of every command that reads or writes the trail
-DB_OPTION = click.option("--db", "db_url", metavar="URL", default=None,
-                         help="SQLAlchemy URL of the audit trail (default: the settings' database).")
+DB_OPTION = click.option(
+    "--db",
+    "db_url",
+    metavar="URL",
+    default=None,
+    help="SQLAlchemy URL of the audit trail (default: the settings' database).",
+)
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
@@ -33,8 +38,9 @@ def _key() -> bytes:
 
     secret = get_settings().checkpoint_key
     if secret is None:
-        raise UsageError("no checkpoint key: set KGAUDIT_CHECKPOINT_KEY (make one with "
-                         "'kgaudit trail keygen')")
+        raise UsageError(
+            "no checkpoint key: set KGAUDIT_CHECKPOINT_KEY (make one with 'kgaudit trail keygen')"
+        )
     return secret.get_secret_value().encode("utf-8")
 
 
@@ -58,14 +64,23 @@ def migrate_command(db_url: str | None) -> None:
 
 @trail_group.command("verify")
 @DB_OPTION
-@click.option("--checkpoint", "checkpoint_files", multiple=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="An exported checkpoint JSON file to check the chain against (repeatable).")
-@click.option("--full", is_flag=True, help="Recompute every record from the first (with a key, "
-              "the default starts after the newest valid signed checkpoint).")
+@click.option(
+    "--checkpoint",
+    "checkpoint_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="An exported checkpoint JSON file to check the chain against (repeatable).",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Recompute every record from the first (with a key, "
+    "the default starts after the newest valid signed checkpoint).",
+)
 @_JSON
-def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], full: bool,
-                   as_json: bool) -> None:
+def verify_command(
+    db_url: str | None, checkpoint_files: tuple[Path, ...], full: bool, as_json: bool
+) -> None:
     """Check the chain; exit 1 naming the first broken record.
 
     With KGAUDIT_CHECKPOINT_KEY set, the stored and logged checkpoints are checked too, and
@@ -84,13 +99,24 @@ def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], full:
             raise DataError(f"cannot read the checkpoint: {exc}", location=str(f)) from exc
         from auditor.trail.checkpoints import check_checkpoint
 
-        reason = check_checkpoint(trail, cp, key or b"") if isinstance(cp, dict) else "not an object"
+        reason = (
+            check_checkpoint(trail, cp, key or b"") if isinstance(cp, dict) else "not an object"
+        )
         if reason is not None:
-            problems.append({"seq": cp.get("seq") if isinstance(cp, dict) else None,
-                             "audit_id": None, "code": "checkpoint_mismatch",
-                             "reason": f"{f}: {reason}"})
-    out = {**report.to_dict(), "ok": not problems, "problems": problems,
-           "first_broken": report.first_broken or (problems[0] if problems else None)}
+            problems.append(
+                {
+                    "seq": cp.get("seq") if isinstance(cp, dict) else None,
+                    "audit_id": None,
+                    "code": "checkpoint_mismatch",
+                    "reason": f"{f}: {reason}",
+                }
+            )
+    out = {
+        **report.to_dict(),
+        "ok": not problems,
+        "problems": problems,
+        "first_broken": report.first_broken or (problems[0] if problems else None),
+    }
     if as_json:
         _echo_json(out)
     elif not problems:
@@ -113,8 +139,14 @@ def _verify_with_progress(trail: Any, key: bytes | None, full: bool) -> Any:
     from tqdm import tqdm
 
     total = trail.count()
-    with tqdm(total=total, unit="rec", file=sys.stderr, desc="verifying",
-              disable=total < 5000 or not full, mininterval=1.0) as bar:
+    with tqdm(
+        total=total,
+        unit="rec",
+        file=sys.stderr,
+        desc="verifying",
+        disable=total < 5000 or not full,
+        mininterval=1.0,
+    ) as bar:
         return trail.verify(key=key, full=full, progress=lambda n: bar.update(n - bar.n))
 
 
@@ -128,8 +160,12 @@ def keygen_command() -> None:
 
 @trail_group.command("export")
 @DB_OPTION
-@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="JSONL file: one line per event with its audit and claims, as hashed.")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="JSONL file: one line per event with its audit and claims, as hashed.",
+)
 def export_command(db_url: str | None, out: Path) -> None:
     """Export the chain for third-party verification (see docs/trail.md)."""
     from auditor.trail.export import export_trail
@@ -140,8 +176,11 @@ def export_command(db_url: str | None, out: Path) -> None:
 
 @trail_group.command("checkpoint")
 @DB_OPTION
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the checkpoint JSON to this file (keep it outside the database).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the checkpoint JSON to this file (keep it outside the database).",
+)
 def checkpoint_command(db_url: str | None, out: Path | None) -> None:
     """Sign the current chain head with KGAUDIT_CHECKPOINT_KEY and print the checkpoint."""
     cp = _trail(db_url).checkpoint(_key())
@@ -165,24 +204,32 @@ def _print_diff(d: dict[str, Any]) -> None:
         if v["old"] != v["new"]:
             click.echo(f"{k}: {v['old']} -> {v['new']}")
     for c in d["changed"]:
-        click.echo(f"changed [{c['start']}:{c['end']}] {c['predicate']}: "
-                   f"{c['old_verdict']} -> {c['verdict']}")
+        click.echo(
+            f"changed [{c['start']}:{c['end']}] {c['predicate']}: "
+            f"{c['old_verdict']} -> {c['verdict']}"
+        )
     for c in d["added"]:
         click.echo(f"added   [{c['start']}:{c['end']}] {c['predicate']}: {c['verdict']}")
     for c in d["removed"]:
         click.echo(f"removed [{c['start']}:{c['end']}] {c['predicate']}: {c['verdict']}")
-    click.echo(f"{d['unchanged']} claims unchanged" + ("; results identical" if d["identical"] else ""))
+    click.echo(
+        f"{d['unchanged']} claims unchanged" + ("; results identical" if d["identical"] else "")
+    )
 
 
 @trail_group.command("reaudit")
 @click.argument("audit_id")
 @click.option("--tenant", default="default", show_default=True)
-@click.option("--record", is_flag=True, help="Append the new result to the trail (the original "
-              "record is never changed).")
+@click.option(
+    "--record",
+    is_flag=True,
+    help="Append the new result to the trail (the original record is never changed).",
+)
 @DB_OPTION
 @_JSON
-def reaudit_command(audit_id: str, tenant: str, record: bool, db_url: str | None,
-                    as_json: bool) -> None:
+def reaudit_command(
+    audit_id: str, tenant: str, record: bool, db_url: str | None, as_json: bool
+) -> None:
     """Re-run a stored audit against the current graphs and rules; list the differences."""
     d = _trail(db_url).reaudit(audit_id, tenant=tenant, record=record, requester="cli")
     if as_json:

@@ -43,8 +43,9 @@ def create_trail_engine(db_url: str, *, durable: bool = True, **kwargs: Any) -> 
     elif url.get_backend_name() == "postgresql" and not durable:
         connect_args = {"options": "-c synchronous_commit=off"}
     try:
-        engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True,
-                               json_serializer=json_dumps, **kwargs)
+        engine = create_engine(
+            url, connect_args=connect_args, pool_pre_ping=True, json_serializer=json_dumps, **kwargs
+        )
     except (NoSuchModuleError, ModuleNotFoundError) as exc:
         raise UsageError(f"no database driver for {url.drivername!r}: {exc}") from exc
     if engine.dialect.name == "sqlite":

@@ -25,8 +25,10 @@ def _claim_key(c: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 def _brief(c: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: c.get(k) for k in ("start", "end", "text", "predicate", "verdict",
-                                  "hallucination_type", "rule_id")}
+    return {
+        k: c.get(k)
+        for k in ("start", "end", "text", "predicate", "verdict", "hallucination_type", "rule_id")
+    }
 
 
 def diff_results(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -36,21 +38,30 @@ def diff_results(old: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, An
     changed, unchanged = [], 0
     for k in old_claims.keys() & new_claims.keys():
         a, b = old_claims[k], new_claims[k]
-        if (a.get("verdict"), a.get("hallucination_type")) == (b.get("verdict"),
-                                                               b.get("hallucination_type")):
+        if (a.get("verdict"), a.get("hallucination_type")) == (
+            b.get("verdict"),
+            b.get("hallucination_type"),
+        ):
             unchanged += 1
             continue
-        changed.append({**_brief(b), "old_verdict": a.get("verdict"),
-                        "old_hallucination_type": a.get("hallucination_type")})
+        changed.append(
+            {
+                **_brief(b),
+                "old_verdict": a.get("verdict"),
+                "old_hallucination_type": a.get("hallucination_type"),
+            }
+        )
     order = lambda c: (c.get("start") or 0, c.get("end") or 0)  # noqa: E731
     return {
         "versions": {k: {"old": old.get(k), "new": new.get(k)} for k in _VERSIONS},
         "scores": {k: {"old": old.get(k), "new": new.get(k)} for k in _SCORES},
         "changed": sorted(changed, key=order),
-        "added": sorted((_brief(new_claims[k]) for k in new_claims.keys() - old_claims.keys()),
-                        key=order),
-        "removed": sorted((_brief(old_claims[k]) for k in old_claims.keys() - new_claims.keys()),
-                          key=order),
+        "added": sorted(
+            (_brief(new_claims[k]) for k in new_claims.keys() - old_claims.keys()), key=order
+        ),
+        "removed": sorted(
+            (_brief(old_claims[k]) for k in old_claims.keys() - new_claims.keys()), key=order
+        ),
         "unchanged": unchanged,
         "identical": not changed and old_claims.keys() == new_claims.keys(),
     }
@@ -65,8 +76,15 @@ def diff_audits(trail: Trail, audit_a: str, audit_b: str, *, tenant: str) -> dic
     return {"old": a["id"], "new": b["id"], **diff_results(a["result"], b["result"])}
 
 
-def reaudit(trail: Trail, audit_id: str, *, tenant: str, audit_fn: AuditFn | None = None,
-            record: bool = False, requester: str | None = None) -> dict[str, Any]:
+def reaudit(
+    trail: Trail,
+    audit_id: str,
+    *,
+    tenant: str,
+    audit_fn: AuditFn | None = None,
+    record: bool = False,
+    requester: str | None = None,
+) -> dict[str, Any]:
     """Run the stored request again (same text, domain, as-of date, citations) and diff."""
     stored = trail.get(audit_id, tenant=tenant)
     if stored is None:
@@ -76,14 +94,26 @@ def reaudit(trail: Trail, audit_id: str, *, tenant: str, audit_fn: AuditFn | Non
     req = stored["request"] or {}
     domain = req.get("domain") or stored["domain"]
     as_of = stored["as_of"]  # the date the original audit judged at, even if it defaulted
-    new = result_dict(audit_fn(stored["text"], domain=domain, as_of=as_of,
-                               citations=req.get("citations")))
-    out: dict[str, Any] = {"audit_id": stored["id"], "as_of": as_of, "domain": domain,
-                           **diff_results(stored["result"], new), "recorded": None}
+    new = result_dict(
+        audit_fn(stored["text"], domain=domain, as_of=as_of, citations=req.get("citations"))
+    )
+    out: dict[str, Any] = {
+        "audit_id": stored["id"],
+        "as_of": as_of,
+        "domain": domain,
+        **diff_results(stored["result"], new),
+        "recorded": None,
+    }
     if record:
-        rec = trail.record(new, text=stored["text"], tenant=tenant, requester=requester,
-                           metadata={"reaudit_of": stored["id"]}, source="reaudit",
-                           request={**req, "domain": domain, "as_of": as_of})
+        rec = trail.record(
+            new,
+            text=stored["text"],
+            tenant=tenant,
+            requester=requester,
+            metadata={"reaudit_of": stored["id"]},
+            source="reaudit",
+            request={**req, "domain": domain, "as_of": as_of},
+        )
         out["recorded"] = {"id": rec.id, "seq": rec.seq, "hash": rec.hash}
     out["result"] = new
     return out

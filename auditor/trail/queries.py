@@ -45,8 +45,11 @@ def to_datetime(value: datetime | date | str | None, *, end: bool = False) -> da
         return None
     if isinstance(value, str):
         try:
-            value = (datetime.fromisoformat(value.replace("Z", "+00:00")) if "T" in value
-                     else date.fromisoformat(value))
+            value = (
+                datetime.fromisoformat(value.replace("Z", "+00:00"))
+                if "T" in value
+                else date.fromisoformat(value)
+            )
         except ValueError as exc:
             raise UsageError(f"{value!r} is not an ISO date or timestamp") from exc
     try:
@@ -55,16 +58,27 @@ def to_datetime(value: datetime | date | str | None, *, end: bool = False) -> da
             return datetime.combine(day, time(), tzinfo=UTC)
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
     except OverflowError as exc:  # 9999-12-31 as an end bound, or a UTC year before 1
-        raise UsageError(f"{value} is out of range: dates must lie between 0001-01-01 and "
-                         "9999-12-30") from exc
+        raise UsageError(
+            f"{value} is out of range: dates must lie between 0001-01-01 and 9999-12-30"
+        ) from exc
 
 
-def _filtered(stmt: Select[Any], *, tenant: str | None, domain: str | None, start: Any, end: Any,
-              fer_min: float | None = None, fer_max: float | None = None,
-              verdict: str | None = None, hallucination_type: str | None = None,
-              rule_id: str | None = None) -> Select[Any]:
-    check_strings(tenant=tenant, domain=domain, hallucination_type=hallucination_type,
-                  rule_id=rule_id)
+def _filtered(
+    stmt: Select[Any],
+    *,
+    tenant: str | None,
+    domain: str | None,
+    start: Any,
+    end: Any,
+    fer_min: float | None = None,
+    fer_max: float | None = None,
+    verdict: str | None = None,
+    hallucination_type: str | None = None,
+    rule_id: str | None = None,
+) -> Select[Any]:
+    check_strings(
+        tenant=tenant, domain=domain, hallucination_type=hallucination_type, rule_id=rule_id
+    )
     if tenant is not None:
         stmt = stmt.where(Audit.tenant_id == tenant)
     if domain is not None:
@@ -80,25 +94,41 @@ def _filtered(stmt: Select[Any], *, tenant: str | None, domain: str | None, star
         stmt = stmt.where(Audit.fer <= fer_max)
     if verdict is not None:
         if verdict not in VERDICTS:
-            raise UsageError(f"verdict {verdict!r} is invalid; expected one of {', '.join(VERDICTS)}")
-        stmt = stmt.where(exists().where(AuditClaim.audit_id == Audit.id,
-                                         AuditClaim.verdict == verdict))
+            raise UsageError(
+                f"verdict {verdict!r} is invalid; expected one of {', '.join(VERDICTS)}"
+            )
+        stmt = stmt.where(
+            exists().where(AuditClaim.audit_id == Audit.id, AuditClaim.verdict == verdict)
+        )
     if hallucination_type is not None:
-        stmt = stmt.where(exists().where(AuditClaim.audit_id == Audit.id,
-                                         AuditClaim.hallucination_type == hallucination_type))
+        stmt = stmt.where(
+            exists().where(
+                AuditClaim.audit_id == Audit.id, AuditClaim.hallucination_type == hallucination_type
+            )
+        )
     if rule_id is not None:
-        stmt = stmt.where(exists().where(AuditClaim.audit_id == Audit.id,
-                                         AuditClaim.rule_id == rule_id))
+        stmt = stmt.where(
+            exists().where(AuditClaim.audit_id == Audit.id, AuditClaim.rule_id == rule_id)
+        )
     return stmt
 
 
-def list_audits(trail: Trail, *, tenant: str, cursor: str | None, limit: int,
-                include_result: bool, **filters: Any) -> tuple[list[dict[str, Any]], str | None]:
+def list_audits(
+    trail: Trail,
+    *,
+    tenant: str,
+    cursor: str | None,
+    limit: int,
+    include_result: bool,
+    **filters: Any,
+) -> tuple[list[dict[str, Any]], str | None]:
     if not 1 <= limit <= MAX_LIMIT:
         raise UsageError(f"limit must be between 1 and {MAX_LIMIT}")
-    stmt = _filtered(select(Audit, TrailEvent)
-                     .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True),
-                     tenant=tenant, **filters)
+    stmt = _filtered(
+        select(Audit, TrailEvent).join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True),
+        tenant=tenant,
+        **filters,
+    )
     if cursor:
         stmt = stmt.where(Audit.seq < decode_cursor(cursor))
     stmt = stmt.order_by(Audit.seq.desc()).limit(limit + 1)
@@ -111,13 +141,18 @@ def list_audits(trail: Trail, *, tenant: str, cursor: str | None, limit: int,
     return items, next_cursor
 
 
-def iter_audits(trail: Trail, *, tenant: str | None, start: Any, end: Any,
-                domain: str | None) -> Iterator[dict[str, Any]]:
+def iter_audits(
+    trail: Trail, *, tenant: str | None, start: Any, end: Any, domain: str | None
+) -> Iterator[dict[str, Any]]:
     last = 0
     while True:
-        stmt = _filtered(select(Audit, TrailEvent)
-                         .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True),
-                         tenant=tenant, domain=domain, start=start, end=end)
+        stmt = _filtered(
+            select(Audit, TrailEvent).join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True),
+            tenant=tenant,
+            domain=domain,
+            start=start,
+            end=end,
+        )
         stmt = stmt.where(Audit.seq > last).order_by(Audit.seq).limit(_PAGE)
         with trail.session() as s:
             page = [full_dict(a, ev) for a, ev in s.execute(stmt).all()]
@@ -135,5 +170,11 @@ def count(trail: Trail, *, tenant: str | None) -> int:
         return int(s.execute(stmt).scalar_one())
 
 
-__all__ = ["MAX_LIMIT", "decode_cursor", "encode_cursor", "iter_audits", "list_audits",
-           "to_datetime"]
+__all__ = [
+    "MAX_LIMIT",
+    "decode_cursor",
+    "encode_cursor",
+    "iter_audits",
+    "list_audits",
+    "to_datetime",
+]

@@ -12,12 +12,20 @@ from typing import Any
 
 from auditor.errors import DataError, UsageError
 from auditor.trail.canonical import canonical_json, format_timestamp, sha256_hex
+from auditor.trail.metadata import check_metadata, json_depth, readable_metadata
 from auditor.trail.models import Audit, AuditClaim, TrailEvent
 from auditor.types import VERDICTS
 
 TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-_REQUIRED = ("domain", "as_of", "claims", "counts", "kg_version", "rules_version",
-             "auditor_version")
+_REQUIRED = (
+    "domain",
+    "as_of",
+    "claims",
+    "counts",
+    "kg_version",
+    "rules_version",
+    "auditor_version",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,65 +65,6 @@ def check_strings(**values: str | None) -> None:
             check_text(value, what)
 
 
-MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
-READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
-
-
-def json_depth(value: Any, limit: int) -> int:
-    """Nesting depth of ``value`` (objects and arrays), counted without recursion; stops
-    counting at ``limit + 1``."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, dict | list):
-            deepest = max(deepest, d)
-            if deepest > limit:
-                return deepest
-            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return deepest
-
-
-def check_metadata(value: Any, *, max_bytes: int = 65_536, max_depth: int = 16,
-                   max_keys: int = 1_000) -> dict[str, Any]:
-    """``value`` if it is a JSON object the trail can store and every reader can serialise
-    (bounded depth, key count and size; integers within ±(2^53 − 1)); else a UsageError."""
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise UsageError("metadata must be a JSON object")
-    if json_depth(value, max_depth) > max_depth:
-        raise UsageError(f"metadata is nested deeper than {max_depth} levels")
-    keys, stack = 0, [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, Mapping):
-            keys += len(v)
-            if keys > max_keys:
-                raise UsageError(f"metadata has more than {max_keys} keys")
-            if not all(isinstance(k, str) for k in v):
-                raise UsageError("metadata keys must be strings")
-            stack.extend(v.values())
-        elif isinstance(v, list | tuple):
-            stack.extend(v)
-        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SAFE_INT:
-            raise UsageError("metadata holds an integer beyond ±(2^53 - 1); send it as a string")
-        elif isinstance(v, str):
-            check_text(v, "a metadata string")
-    size = len(canonical_json(dict(value), version=1))
-    if size > max_bytes:
-        raise UsageError(f"metadata is {size:,} bytes of JSON; the limit is {max_bytes:,}")
-    return dict(value)
-
-
-def readable_metadata(meta: Any) -> Any:
-    """Stored metadata as returned by reads: too deep for the API's serialisers (stored before
-    the limits existed) it is withheld, never a 500; the database keeps it unchanged."""
-    if json_depth(meta, READ_DEPTH) > READ_DEPTH:
-        return {"_withheld": f"metadata nested deeper than {READ_DEPTH} levels is not returned "
-                             "by the API; it is stored unchanged"}
-    return meta
-
-
 def canonical_result(result: Any) -> tuple[dict[str, Any], bytes]:
     """``result.to_dict()`` (or a mapping) as plain JSON values, and its sorted-key JSON."""
     raw = result.to_dict() if hasattr(result, "to_dict") else result
@@ -137,8 +86,11 @@ def result_dict(result: Any) -> dict[str, Any]:
 def request_digest(text: str, request: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
     """Identity of a request, used to tell an idempotent replay from a conflicting reuse
     (hash format 1 always: stored digests of earlier requests must keep matching)."""
-    return sha256_hex(canonical_json({"text_sha256": sha256_hex(text), "request": request,
-                                      "metadata": metadata}, version=1))
+    return sha256_hex(
+        canonical_json(
+            {"text_sha256": sha256_hex(text), "request": request, "metadata": metadata}, version=1
+        )
+    )
 
 
 def _score(value: Any, key: str) -> float | None:
@@ -169,36 +121,66 @@ def claim_rows(result: Mapping[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for i, c in enumerate(result["claims"]):
         if c.get("verdict") not in VERDICTS:
-            raise DataError(f"claim {i} has verdict {c.get('verdict')!r}; expected one of "
-                            f"{', '.join(VERDICTS)}")
-        rows.append({
-            "idx": i, "text": str(c.get("text") or ""), "span_start": int(c.get("start") or 0),
-            "span_end": int(c.get("end") or 0), "subject": _str_or_none(c.get("subject"), 512),
-            "predicate": _str_or_none(c.get("predicate"), 256),
-            "object": _str_or_none(c.get("object")), "verdict": c["verdict"],
-            "hallucination_type": _str_or_none(c.get("hallucination_type"), 64),
-            "rule_id": _str_or_none(c.get("rule_id"), 256),
-        })
+            raise DataError(
+                f"claim {i} has verdict {c.get('verdict')!r}; expected one of {', '.join(VERDICTS)}"
+            )
+        rows.append(
+            {
+                "idx": i,
+                "text": str(c.get("text") or ""),
+                "span_start": int(c.get("start") or 0),
+                "span_end": int(c.get("end") or 0),
+                "subject": _str_or_none(c.get("subject"), 512),
+                "predicate": _str_or_none(c.get("predicate"), 256),
+                "object": _str_or_none(c.get("object")),
+                "verdict": c["verdict"],
+                "hallucination_type": _str_or_none(c.get("hallucination_type"), 64),
+                "rule_id": _str_or_none(c.get("rule_id"), 256),
+            }
+        )
     return rows
 
 
-def audit_row(result: Mapping[str, Any], *, audit_id: uuid.UUID, seq: int, tenant: str,
-              external_id: str | None, source: str, requester: str | None,
-              created_at: datetime, text: str, request: dict[str, Any],
-              metadata: dict[str, Any], request_sha256: str) -> dict[str, Any]:
+def audit_row(
+    result: Mapping[str, Any],
+    *,
+    audit_id: uuid.UUID,
+    seq: int,
+    tenant: str,
+    external_id: str | None,
+    source: str,
+    requester: str | None,
+    created_at: datetime,
+    text: str,
+    request: dict[str, Any],
+    metadata: dict[str, Any],
+    request_sha256: str,
+) -> dict[str, Any]:
     counts = result.get("counts") or {}
     try:
         as_of = date.fromisoformat(str(result["as_of"]))
     except ValueError as exc:
         raise DataError(f"the audit result's as_of {result['as_of']!r} is not a date") from exc
     return {
-        "id": audit_id, "seq": seq, "tenant_id": tenant, "external_id": external_id,
-        "source": source, "requester": requester, "created_at": created_at,
-        "domain": _bounded(result, "domain", 32), "as_of": as_of, "text": text,
-        "text_sha256": sha256_hex(text), "request": request, "request_sha256": request_sha256,
-        "meta": metadata, "result": dict(result),
-        **{k: _score(result.get(k), k) for k in ("fer", "citation_confidence", "joint_score",
-                                                  "coverage")},
+        "id": audit_id,
+        "seq": seq,
+        "tenant_id": tenant,
+        "external_id": external_id,
+        "source": source,
+        "requester": requester,
+        "created_at": created_at,
+        "domain": _bounded(result, "domain", 32),
+        "as_of": as_of,
+        "text": text,
+        "text_sha256": sha256_hex(text),
+        "request": request,
+        "request_sha256": request_sha256,
+        "meta": metadata,
+        "result": dict(result),
+        **{
+            k: _score(result.get(k), k)
+            for k in ("fer", "citation_confidence", "joint_score", "coverage")
+        },
         "n_supported": int(counts.get("supported", 0)),
         "n_contradicted": int(counts.get("contradicted", 0)),
         "n_unverifiable": int(counts.get("unverifiable", 0)),
@@ -216,23 +198,41 @@ def column_values(obj: Audit | AuditClaim | TrailEvent) -> dict[str, Any]:
 def summary_dict(a: Audit | Any, ev: TrailEvent | Any | None) -> dict[str, Any]:
     """The summary of a stored audit (``a``/``ev``: ORM rows or objects with their fields)."""
     return {
-        "id": str(a.id), "seq": a.seq, "hash": ev.hash if ev else None, "tenant": a.tenant_id,
-        "external_id": a.external_id, "source": a.source, "requester": a.requester,
-        "created_at": format_timestamp(a.created_at), "domain": a.domain,
-        "as_of": a.as_of.isoformat(), "fer": a.fer, "citation_confidence": a.citation_confidence,
-        "joint_score": a.joint_score, "coverage": a.coverage,
-        "counts": {"supported": a.n_supported, "contradicted": a.n_contradicted,
-                   "unverifiable": a.n_unverifiable},
-        "kg_version": a.kg_version, "rules_version": a.rules_version,
-        "auditor_version": a.auditor_version, "metadata": readable_metadata(a.meta),
+        "id": str(a.id),
+        "seq": a.seq,
+        "hash": ev.hash if ev else None,
+        "tenant": a.tenant_id,
+        "external_id": a.external_id,
+        "source": a.source,
+        "requester": a.requester,
+        "created_at": format_timestamp(a.created_at),
+        "domain": a.domain,
+        "as_of": a.as_of.isoformat(),
+        "fer": a.fer,
+        "citation_confidence": a.citation_confidence,
+        "joint_score": a.joint_score,
+        "coverage": a.coverage,
+        "counts": {
+            "supported": a.n_supported,
+            "contradicted": a.n_contradicted,
+            "unverifiable": a.n_unverifiable,
+        },
+        "kg_version": a.kg_version,
+        "rules_version": a.rules_version,
+        "auditor_version": a.auditor_version,
+        "metadata": readable_metadata(a.meta),
     }
 
 
 def full_dict(a: Audit | Any, ev: TrailEvent | Any | None) -> dict[str, Any]:
     return {
-        **summary_dict(a, ev), "prev_hash": ev.prev_hash if ev else None,
-        "record_hash": ev.record_hash if ev else None, "text": a.text,
-        "text_sha256": a.text_sha256, "request": a.request, "request_sha256": a.request_sha256,
+        **summary_dict(a, ev),
+        "prev_hash": ev.prev_hash if ev else None,
+        "record_hash": ev.record_hash if ev else None,
+        "text": a.text,
+        "text_sha256": a.text_sha256,
+        "request": a.request,
+        "request_sha256": a.request_sha256,
         "result": a.result,
     }
 

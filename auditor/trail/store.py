@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 import uuid
 from collections.abc import Iterator, Mapping
@@ -18,6 +17,7 @@ from sqlalchemy.orm import Session
 from auditor.errors import DataError, UsageError
 from auditor.trail import db, queries
 from auditor.trail.append import EVENT_KIND, append, prepare
+from auditor.trail.auto_checkpoint import AutoCheckpointer
 from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
 from auditor.trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
 from auditor.trail.records import (
@@ -29,7 +29,6 @@ from auditor.trail.records import (
 )
 from auditor.trail.verify import VerifyReport, verify_chain
 
-log = logging.getLogger("kgaudit.trail")
 _H = TrailHead.__table__
 _SELECT_HEAD = select(_H.c.seq, _H.c.hash).where(_H.c.id == HEAD_ROW_ID).with_for_update()
 
@@ -46,14 +45,19 @@ class Trail:
     :func:`auditor.trail.db.create_trail_engine`); settings: ``trail_durable_commits``.
     """
 
-    def __init__(self, db_url: str, *, durable: bool = True, engine: Engine | None = None,
-                 checkpoints: CheckpointPolicy | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        *,
+        durable: bool = True,
+        engine: Engine | None = None,
+        checkpoints: CheckpointPolicy | None = None,
+    ) -> None:
         self.db_url = db_url
         self.engine = engine or db.create_trail_engine(db_url, durable=durable)
         self.checkpoint_policy: CheckpointPolicy | None = None
         self.checkpoint_log: CheckpointLog | None = None
-        self._auto_lock = threading.Lock()  # one automatic checkpoint at a time
-        self._auto_thread: threading.Thread | None = None
+        self._auto: AutoCheckpointer | None = None
         if checkpoints is not None:
             self.use_checkpoints(checkpoints)
         self._write_engine = self.engine.execution_options(**{db.WRITE_OPTION: True})
@@ -65,13 +69,17 @@ class Trail:
     @classmethod
     def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
         """The trail of ``settings`` (or ``db_url``) with its checkpoint policy, if a key is set."""
-        return cls(db_url or settings.db_url, durable=settings.trail_durable_commits,
-                   checkpoints=CheckpointPolicy.from_settings(settings))
+        return cls(
+            db_url or settings.db_url,
+            durable=settings.trail_durable_commits,
+            checkpoints=CheckpointPolicy.from_settings(settings),
+        )
 
     def use_checkpoints(self, policy: CheckpointPolicy | None) -> None:
         """Sign checkpoints automatically under ``policy`` and log them to ``policy.log``."""
         self.checkpoint_policy = policy
         self.checkpoint_log = None
+        self._auto = AutoCheckpointer(self, policy) if policy is not None else None
         if policy is not None and policy.log is not None:
             url = self.engine.url.render_as_string(hide_password=True)
             self.checkpoint_log = CheckpointLog(policy.log, CheckpointLog.label_for(url))
@@ -125,13 +133,21 @@ class Trail:
         Idempotent on ``(tenant, external_id)``: a second call with the same ``external_id``
         returns the stored record with ``created=False`` and appends nothing.
         """
-        pending = prepare(result, text=text, tenant=tenant, requester=requester,
-                          external_id=external_id, metadata=metadata, source=source,
-                          request=request)
+        pending = prepare(
+            result,
+            text=text,
+            tenant=tenant,
+            requester=requester,
+            external_id=external_id,
+            metadata=metadata,
+            source=source,
+            request=request,
+        )
         return append(self, pending)[0]
 
-    def record_and_get(self, result: Any, *, text: str, tenant: str = "default",
-                       **kwargs: Any) -> tuple[RecordedAudit, dict[str, Any]]:
+    def record_and_get(
+        self, result: Any, *, text: str, tenant: str = "default", **kwargs: Any
+    ) -> tuple[RecordedAudit, dict[str, Any]]:
         """:meth:`record`, plus the stored audit as :meth:`get` returns it (built from what
         was just written instead of read back; read back for an idempotent replay)."""
         rec, full = append(self, prepare(result, text=text, tenant=tenant, **kwargs))
@@ -148,22 +164,30 @@ class Trail:
             with self._local_writer or nullcontext(), self._write_engine.begin() as conn:
                 head = conn.execute(_SELECT_HEAD).first()
                 if head is None:
-                    raise DataError("the audit trail's head row is missing; run "
-                                    "'kgaudit trail verify' and restore from a backup")
+                    raise DataError(
+                        "the audit trail's head row is missing; run "
+                        "'kgaudit trail verify' and restore from a backup"
+                    )
                 yield conn, head.seq, head.hash
         except (OperationalError, ProgrammingError) as exc:
             if not db.has_schema(self.engine):
-                raise UsageError("the audit-trail database has no schema yet; run "
-                                 "'alembic upgrade head' or Trail.migrate()") from exc
+                raise UsageError(
+                    "the audit-trail database has no schema yet; run "
+                    "'alembic upgrade head' or Trail.migrate()"
+                ) from exc
             raise
 
-    def insert_tenant(self, conn: Connection | Session, tenant: str,
-                      name: str | None = None) -> None:
+    def insert_tenant(
+        self, conn: Connection | Session, tenant: str, name: str | None = None
+    ) -> None:
         """``INSERT`` the tenant unless it exists (inside the caller's transaction)."""
         dialect = conn.get_bind().dialect.name if isinstance(conn, Session) else conn.dialect.name
         ins = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Tenant)
-        conn.execute(ins.values(id=tenant, name=name, created_at=_now())
-                     .on_conflict_do_nothing(index_elements=[Tenant.id]))
+        conn.execute(
+            ins.values(id=tenant, name=name, created_at=_now()).on_conflict_do_nothing(
+                index_elements=[Tenant.id]
+            )
+        )
 
     def ensure_tenant(self, tenant: str, *, name: str | None = None) -> None:
         """Create ``tenant`` if it does not exist yet."""
@@ -183,23 +207,32 @@ class Trail:
         if aid is None:
             return None
         with self.session() as s:
-            found = s.execute(select(Audit, TrailEvent)
-                              .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
-                              .where(Audit.id == aid, Audit.tenant_id == tenant)).first()
+            found = s.execute(
+                select(Audit, TrailEvent)
+                .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
+                .where(Audit.id == aid, Audit.tenant_id == tenant)
+            ).first()
             return full_dict(*found) if found else None
 
     def find_by_external_id(self, external_id: str, *, tenant: str) -> dict[str, Any] | None:
         check_strings(external_id=external_id, tenant=tenant)
         with self.session() as s:
-            found = s.execute(select(Audit, TrailEvent)
-                              .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
-                              .where(Audit.tenant_id == tenant,
-                                     Audit.external_id == external_id)).first()
+            found = s.execute(
+                select(Audit, TrailEvent)
+                .join(TrailEvent, TrailEvent.seq == Audit.seq, isouter=True)
+                .where(Audit.tenant_id == tenant, Audit.external_id == external_id)
+            ).first()
             return full_dict(*found) if found else None
 
-    def claims(self, audit_id: str | uuid.UUID, *, tenant: str, verdict: str | None = None,
-               hallucination_type: str | None = None,
-               rule_id: str | None = None) -> list[dict[str, Any]] | None:
+    def claims(
+        self,
+        audit_id: str | uuid.UUID,
+        *,
+        tenant: str,
+        verdict: str | None = None,
+        hallucination_type: str | None = None,
+        rule_id: str | None = None,
+    ) -> list[dict[str, Any]] | None:
         """The audit's claims (full detail from the result, plus ``idx``); None if no audit."""
         audit = self.get(audit_id, tenant=tenant)
         if audit is None:
@@ -236,14 +269,30 @@ class Trail:
         ``start`` is inclusive, ``end`` exclusive; a plain date as ``end`` includes that day.
         ``verdict``/``hallucination_type``/``rule_id`` keep audits with at least one such claim.
         """
-        return queries.list_audits(self, tenant=tenant, domain=domain, start=start, end=end,
-                                   fer_min=fer_min, fer_max=fer_max, verdict=verdict,
-                                   hallucination_type=hallucination_type, rule_id=rule_id,
-                                   cursor=cursor, limit=limit, include_result=include_result)
+        return queries.list_audits(
+            self,
+            tenant=tenant,
+            domain=domain,
+            start=start,
+            end=end,
+            fer_min=fer_min,
+            fer_max=fer_max,
+            verdict=verdict,
+            hallucination_type=hallucination_type,
+            rule_id=rule_id,
+            cursor=cursor,
+            limit=limit,
+            include_result=include_result,
+        )
 
-    def iter_audits(self, *, tenant: str | None = None, start: datetime | date | str | None = None,
-                    end: datetime | date | str | None = None,
-                    domain: str | None = None) -> Iterator[dict[str, Any]]:
+    def iter_audits(
+        self,
+        *,
+        tenant: str | None = None,
+        start: datetime | date | str | None = None,
+        end: datetime | date | str | None = None,
+        domain: str | None = None,
+    ) -> Iterator[dict[str, Any]]:
         """Every matching audit as a full dict (as :meth:`get`), oldest first, streamed."""
         return queries.iter_audits(self, tenant=tenant, start=start, end=end, domain=domain)
 
@@ -252,8 +301,9 @@ class Trail:
 
     # -- integrity ------------------------------------------------------------------------
 
-    def verify(self, *, key: bytes | None = None, full: bool | None = None,
-               progress: Any = None) -> VerifyReport:
+    def verify(
+        self, *, key: bytes | None = None, full: bool | None = None, progress: Any = None
+    ) -> VerifyReport:
         """Check the chain; given ``key``, also every stored and logged checkpoint.
 
         ``full`` (default: True without a key, False with one) recomputes every record; else
@@ -265,38 +315,13 @@ class Trail:
     def maybe_checkpoint(self, *, wait: bool = False) -> None:
         """Sign a checkpoint if the policy says one is due (in a background thread; ``wait``
         for it). Called after every append; servers also call it on a timer."""
-        policy = self.checkpoint_policy
-        if policy is None or not self._auto_lock.acquire(blocking=False):
-            return
-        try:
-            from auditor.trail.checkpoints import latest_checkpoint
-
-            with self.session() as s:
-                head = s.get(TrailHead, HEAD_ROW_ID)
-            if head is None or not policy.due(head.seq, latest_checkpoint(self), _now()):
-                self._auto_lock.release()
-                return
-        except Exception:
-            self._auto_lock.release()
-            raise
-        self._auto_thread = threading.Thread(target=self._auto_checkpoint, args=(policy,),
-                                             daemon=True, name="kgaudit-checkpoint")
-        self._auto_thread.start()
-        if wait:
-            self._auto_thread.join()
-
-    def _auto_checkpoint(self, policy: CheckpointPolicy) -> None:
-        try:
-            self.checkpoint(policy.key)
-        except Exception as exc:  # a broken chain is reported by verify, not by a crash here
-            log.error("automatic checkpoint not signed: %s", exc)
-        finally:
-            self._auto_lock.release()
+        if self._auto is not None:
+            self._auto.maybe(wait=wait)
 
     def wait_for_checkpoint(self, timeout: float | None = None) -> None:
         """Wait for a running automatic checkpoint (before a short-lived process exits)."""
-        if self._auto_thread is not None:
-            self._auto_thread.join(timeout)
+        if self._auto is not None:
+            self._auto.wait(timeout)
 
     def checkpoint(self, key: bytes, *, verify_first: bool = True) -> dict[str, Any]:
         """Sign the current chain head (HMAC-SHA256), store it, append it to the checkpoint
@@ -318,8 +343,15 @@ class Trail:
 
     # -- re-audit -------------------------------------------------------------------------
 
-    def reaudit(self, audit_id: str, *, tenant: str, audit_fn: Any = None, record: bool = False,
-                requester: str | None = None) -> dict[str, Any]:
+    def reaudit(
+        self,
+        audit_id: str,
+        *,
+        tenant: str,
+        audit_fn: Any = None,
+        record: bool = False,
+        requester: str | None = None,
+    ) -> dict[str, Any]:
         """Re-run a stored audit against the current graph; the original stays untouched.
 
         Returns the claim-level diff (``changed``/``added``/``removed``/``unchanged``), the
@@ -328,8 +360,9 @@ class Trail:
         """
         from auditor.trail.diff import reaudit
 
-        return reaudit(self, audit_id, tenant=tenant, audit_fn=audit_fn, record=record,
-                       requester=requester)
+        return reaudit(
+            self, audit_id, tenant=tenant, audit_fn=audit_fn, record=record, requester=requester
+        )
 
     def diff(self, audit_a: str, audit_b: str, *, tenant: str) -> dict[str, Any]:
         """Claim-level differences between two stored audits of ``tenant``."""

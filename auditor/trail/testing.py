@@ -32,8 +32,10 @@ def postgres_available() -> str | None:
             conn.execute(text("SELECT 1"))
         engine.dispose()
     except Exception as exc:  # any driver or network error means "not available"
-        return f"PostgreSQL at {make_url(pg_admin_url()).render_as_string()} is not " \
-               f"reachable ({type(exc).__name__})"
+        return (
+            f"PostgreSQL at {make_url(pg_admin_url()).render_as_string()} is not "
+            f"reachable ({type(exc).__name__})"
+        )
     return None
 
 
@@ -75,8 +77,11 @@ def reset_trail(db_url: str) -> None:
         with trail.session(write=True) as s:
             for model in (AuditClaim, TrailEvent, Audit, ApiKey, Tenant, TrailCheckpoint):
                 s.execute(delete(model))
-            s.execute(update(TrailHead).where(TrailHead.id == HEAD_ROW_ID)
-                      .values(seq=0, hash=None, updated_at=None))
+            s.execute(
+                update(TrailHead)
+                .where(TrailHead.id == HEAD_ROW_ID)
+                .values(seq=0, hash=None, updated_at=None)
+            )
     finally:
         trail.close()
 
@@ -93,30 +98,51 @@ def fake_result(
     """A valid result dict with one claim per verdict (spans cover the text)."""
     claims = []
     for i, v in enumerate(verdicts):
-        claims.append({
-            "text": text_[:20], "start": 0, "end": min(20, len(text_)), "subject": f"ent:{i}",
-            "predicate": "maxDailyDose", "object": "4000 mg", "verdict": v,
-            "evidence": [{"fact": f"f{i}"}] if v != "unverifiable" else [],
-            "rule_id": f"{domain}.rule_{i}",
-            "hallucination_type": hallucination_type if v == "contradicted" else None,
-        })
-    counts = {k: sum(1 for v in verdicts if v == k)
-              for k in ("supported", "contradicted", "unverifiable")}
+        claims.append(
+            {
+                "text": text_[:20],
+                "start": 0,
+                "end": min(20, len(text_)),
+                "subject": f"ent:{i}",
+                "predicate": "maxDailyDose",
+                "object": "4000 mg",
+                "verdict": v,
+                "evidence": [{"fact": f"f{i}"}] if v != "unverifiable" else [],
+                "rule_id": f"{domain}.rule_{i}",
+                "hallucination_type": hallucination_type if v == "contradicted" else None,
+            }
+        )
+    counts = {
+        k: sum(1 for v in verdicts if v == k) for k in ("supported", "contradicted", "unverifiable")
+    }
     checked = counts["supported"] + counts["contradicted"]
     fer = counts["contradicted"] / checked if checked else None
-    types = {hallucination_type: counts["contradicted"]} if (
-        hallucination_type and counts["contradicted"]) else {}
+    types = (
+        {hallucination_type: counts["contradicted"]}
+        if (hallucination_type and counts["contradicted"])
+        else {}
+    )
     return {
-        "domain": domain, "domains": [domain], "as_of": as_of, "claims": claims,
-        "citations": [], "fer": fer, "citation_confidence": None, "joint_score": None,
-        "coverage": checked / len(verdicts) if verdicts else None, "counts": counts,
-        "hallucination_types": types, "kg_version": kg_version, "rules_version": "rules-test",
+        "domain": domain,
+        "domains": [domain],
+        "as_of": as_of,
+        "claims": claims,
+        "citations": [],
+        "fer": fer,
+        "citation_confidence": None,
+        "joint_score": None,
+        "coverage": checked / len(verdicts) if verdicts else None,
+        "counts": counts,
+        "hallucination_types": types,
+        "kg_version": kg_version,
+        "rules_version": "rules-test",
         "auditor_version": "kgaudit-auditor/test",
     }
 
 
-def fake_audit(text_: str, *, domain: str, as_of: Any = None,
-               citations: list[str] | None = None) -> dict[str, Any]:
+def fake_audit(
+    text_: str, *, domain: str, as_of: Any = None, citations: list[str] | None = None
+) -> dict[str, Any]:
     """An ``audit()`` stand-in: deterministic, instant, honours ``as_of``."""
     kw: dict[str, Any] = {"domain": "medical" if domain == "auto" else domain}
     if as_of is not None:
@@ -124,5 +150,11 @@ def fake_audit(text_: str, *, domain: str, as_of: Any = None,
     return fake_result(text_, **kw)
 
 
-__all__ = ["fake_audit", "fake_result", "pg_admin_url", "postgres_available",
-           "postgres_database", "reset_trail"]
+__all__ = [
+    "fake_audit",
+    "fake_result",
+    "pg_admin_url",
+    "postgres_available",
+    "postgres_database",
+    "reset_trail",
+]

@@ -62,16 +62,26 @@ class FakeKB:
     """A two-entity knowledge base standing in for ``load_graphs``."""
 
     def stats(self) -> dict[str, Any]:
-        return {"medical": {"kg_version": "abc", "facts": 2, "entities": 2, "sources": 1,
-                            "facts_without_source": 0, "facts_per_family": {"maxDose": 2},
-                            "entities_per_type": {"Drug": 2},
-                            "subjects_per_family": {"maxDose": 2}}}
+        return {
+            "medical": {
+                "kg_version": "abc",
+                "facts": 2,
+                "entities": 2,
+                "sources": 1,
+                "facts_without_source": 0,
+                "facts_per_family": {"maxDose": 2},
+                "entities_per_type": {"Drug": 2},
+                "subjects_per_family": {"maxDose": 2},
+            }
+        }
 
     def search(self, q: str, *, domain: str | None = None, limit: int = 20) -> list[Any]:
         from knowledge_graphs.model import Entity
 
-        ents = [Entity("drug:acetaminophen", "medical", "Drug", "Acetaminophen", ("paracetamol",)),
-                Entity("drug:ibuprofen", "medical", "Drug", "Ibuprofen")]
+        ents = [
+            Entity("drug:acetaminophen", "medical", "Drug", "Acetaminophen", ("paracetamol",)),
+            Entity("drug:ibuprofen", "medical", "Drug", "Ibuprofen"),
+        ]
         return [e for e in ents if q.lower() in " ".join(e.names()).lower()][:limit]
 
 
@@ -86,8 +96,12 @@ class Api:
         return {"Authorization": f"Bearer {self.tokens[who]}"}
 
 
-PRINCIPALS = {"acme-auditor": ("acme", "auditor"), "acme-viewer": ("acme", "viewer"),
-              "acme-admin": ("acme", "admin"), "beta-auditor": ("beta", "auditor")}
+PRINCIPALS = {
+    "acme-auditor": ("acme", "auditor"),
+    "acme-viewer": ("acme", "viewer"),
+    "acme-admin": ("acme", "admin"),
+    "beta-auditor": ("beta", "auditor"),
+}
 OPERATOR_KEY = "op-Xw93kLq7Zr2Tn5Vb8Mc1Hd6Jf4Gs0Pa"  # the operator's configured key
 
 
@@ -96,9 +110,15 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
     made: list[Api] = []
 
     def make(audit_fn: Callable[..., Any] = fake_audit, **overrides: Any) -> Api:
-        settings = Settings(**{"home": tmp_path, "database_url": db_url,
-                               "rate_limit_per_minute": 100_000, "operator_key": OPERATOR_KEY,
-                               **overrides})
+        settings = Settings(
+            **{
+                "home": tmp_path,
+                "database_url": db_url,
+                "rate_limit_per_minute": 100_000,
+                "operator_key": OPERATOR_KEY,
+                **overrides,
+            }
+        )
         trail = Trail(db_url)
         app = create_app(settings, trail=trail, audit_fn=audit_fn, kb_loader=lambda d: FakeKB())
         api = Api(TestClient(app, raise_server_exceptions=False), trail, settings)
@@ -118,4 +138,3 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
 @pytest.fixture
 def api(make_api: Callable[..., Api]) -> Api:
     return make_api()
-

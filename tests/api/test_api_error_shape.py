@@ -10,8 +10,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-BODY = {"text": "Adults should not take more than 4,000 mg of acetaminophen a day.",
-        "domain": "medical"}
+BODY = {
+    "text": "Adults should not take more than 4,000 mg of acetaminophen a day.",
+    "domain": "medical",
+}
 
 
 def _slow(*args: Any, **kwargs: Any) -> Any:
@@ -30,12 +32,26 @@ def _unavailable(*args: Any, **kwargs: Any) -> Any:
 CASES: list[tuple[str, dict[str, Any], str | None, str, str, Any, int]] = [
     ("401-no-key", {}, None, "GET", "/v1/audits", None, 401),
     ("403-role", {}, "acme-viewer", "POST", "/v1/audits", BODY, 403),
-    ("404-audit", {}, "acme-viewer", "GET", "/v1/audits/00000000-0000-0000-0000-000000000000",
-     None, 404),
+    (
+        "404-audit",
+        {},
+        "acme-viewer",
+        "GET",
+        "/v1/audits/00000000-0000-0000-0000-000000000000",
+        None,
+        404,
+    ),
     ("404-route", {}, "acme-viewer", "GET", "/v2/nothing", None, 404),
     ("405-method", {}, "acme-viewer", "PUT", "/v1/audits", None, 405),
-    ("413-body", {"max_body_bytes": 1024}, "acme-auditor", "POST", "/v1/audits",
-     {**BODY, "text": "x" * 4096}, 413),
+    (
+        "413-body",
+        {"max_body_bytes": 1024},
+        "acme-auditor",
+        "POST",
+        "/v1/audits",
+        {**BODY, "text": "x" * 4096},
+        413,
+    ),
     ("422-validation", {}, "acme-auditor", "POST", "/v1/audits", {"text": 1}, 422),
     ("422-json", {}, "acme-auditor", "POST", "/v1/audits", b"{not json", 422),
     ("422-query", {}, "acme-viewer", "GET", "/v1/audits?limit=0", None, 422),
@@ -43,15 +59,32 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, str, Any, int]] = [
     ("500-bug", {"audit_fn": _broken}, "acme-auditor", "POST", "/v1/audits", BODY, 500),
     ("503-auditor", {"audit_fn": _unavailable}, "acme-auditor", "POST", "/v1/audits", BODY, 503),
     ("503-no-checkpoint-key", {}, "operator", "POST", "/v1/trail/checkpoints", None, 503),
-    ("504-timeout", {"audit_fn": _slow, "request_timeout_s": 0.1}, "acme-auditor", "POST",
-     "/v1/audits", BODY, 504),
+    (
+        "504-timeout",
+        {"audit_fn": _slow, "request_timeout_s": 0.1},
+        "acme-auditor",
+        "POST",
+        "/v1/audits",
+        BODY,
+        504,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("overrides", "who", "method", "path", "body", "status"),
-                         [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_error_shape(make_api: Callable[..., Any], overrides: dict, who: str | None, method: str,
-                     path: str, body: Any, status: int) -> None:
+@pytest.mark.parametrize(
+    ("overrides", "who", "method", "path", "body", "status"),
+    [c[1:] for c in CASES],
+    ids=[c[0] for c in CASES],
+)
+def test_error_shape(
+    make_api: Callable[..., Any],
+    overrides: dict,
+    who: str | None,
+    method: str,
+    path: str,
+    body: Any,
+    status: int,
+) -> None:
     api = make_api(**overrides)
     headers = api.auth(who) if who else {}
     kw: dict[str, Any] = {"content": body} if isinstance(body, bytes) else {"json": body}
@@ -77,13 +110,16 @@ def test_error_shape(make_api: Callable[..., Any], overrides: dict, who: str | N
 def _resolve(schema: dict, spec: dict) -> dict:
     """Inline ``#/components/schemas`` references so jsonschema can validate standalone."""
     return {**schema, "$defs": spec["components"]["schemas"]} | {
-        "properties": {k: _fix(v) for k, v in schema["properties"].items()}}
+        "properties": {k: _fix(v) for k, v in schema["properties"].items()}
+    }
 
 
 def _fix(node: Any) -> Any:
     if isinstance(node, dict):
-        return {k: (v.replace("#/components/schemas/", "#/$defs/") if k == "$ref" else _fix(v))
-                for k, v in node.items()}
+        return {
+            k: (v.replace("#/components/schemas/", "#/$defs/") if k == "$ref" else _fix(v))
+            for k, v in node.items()
+        }
     if isinstance(node, list):
         return [_fix(v) for v in node]
     return node

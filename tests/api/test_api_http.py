@@ -24,8 +24,10 @@ from auditor.trail.testing import reset_trail
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
-SECRET_TEXT = ("Adults should not take more than 4,000 mg of acetaminophen a day. "
-               "Patient Zed Quorra-5521 took ibuprofen with warfarin.")
+SECRET_TEXT = (
+    "Adults should not take more than 4,000 mg of acetaminophen a day. "
+    "Patient Zed Quorra-5521 took ibuprofen with warfarin."
+)
 
 
 def _free_port() -> int:
@@ -42,19 +44,37 @@ class Server:
 
 
 def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
-    env = {**os.environ, "KGAUDIT_DATABASE_URL": db_url, "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
-           "KGAUDIT_CHECKPOINT_KEY": "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA"}
+    env = {
+        **os.environ,
+        "KGAUDIT_DATABASE_URL": db_url,
+        "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
+        "KGAUDIT_CHECKPOINT_KEY": "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA",
+    }
     trail = Trail(db_url)  # (``kgaudit keys create`` itself is tested in test_trail_cli.py)
     trail.migrate()
     keys = KeyStore(trail)
-    tokens = {"auditor": keys.create(tenant="acme", role="auditor")[1],
-              "other": keys.create(tenant="beta", role="viewer")[1]}
+    tokens = {
+        "auditor": keys.create(tenant="acme", role="auditor")[1],
+        "other": keys.create(tenant="beta", role="viewer")[1],
+    }
     trail.close()
     port, log = _free_port(), tmp / "server.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "auditor.cli.main", "serve", "--port",
-                                 str(port), "--log-level", "debug"], env=env, stdout=out,
-                                stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "auditor.cli.main",
+                "serve",
+                "--port",
+                str(port),
+                "--log-level",
+                "debug",
+            ],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     return proc, Server(f"http://127.0.0.1:{port}", tokens, log)
 
 
@@ -72,8 +92,9 @@ def _wait(proc: subprocess.Popen[bytes], server: Server) -> None:
 
 
 @pytest.fixture(scope="module")
-def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-            ) -> Iterator[dict[str, Server]]:
+def servers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[dict[str, Server]]:
     """Both servers start at once and load their graphs while this process loads its own."""
     urls = {"sqlite": f"sqlite:///{tmp_path_factory.mktemp('http') / 'trail.db'}"}
     try:
@@ -106,8 +127,13 @@ def _h(server: Server, who: str = "auditor") -> dict[str, str]:
 
 
 def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
-    body = {"text": SECRET_TEXT, "domain": "medical", "as_of": "2025-06-30",
-            "metadata": {"model": "m"}, "external_id": "conv-1"}
+    body = {
+        "text": SECRET_TEXT,
+        "domain": "medical",
+        "as_of": "2025-06-30",
+        "metadata": {"model": "m"},
+        "external_id": "conv-1",
+    }
     with httpx.Client(base_url=server.url, timeout=60) as client:
         r = client.post("/v1/audits", json=body, headers=_h(server))
         assert r.status_code == 201, r.text
@@ -115,7 +141,10 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
         expected = audit(SECRET_TEXT, domain="medical", as_of="2025-06-30").to_dict()
         assert rec["result"] == expected  # deterministic, and stored/returned unchanged
         assert rec["result"]["claims"] and {c["verdict"] for c in rec["result"]["claims"]} <= {
-            "supported", "contradicted", "unverifiable"}
+            "supported",
+            "contradicted",
+            "unverifiable",
+        }
         assert client.get(f"/v1/audits/{rec['id']}", headers=_h(server)).json() == rec
         replay = client.post("/v1/audits", json=body, headers=_h(server))
         assert replay.status_code == 200 and replay.json()["id"] == rec["id"]
@@ -125,8 +154,7 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
         assert len(claims["items"]) == len(expected["claims"])
         other = client.get(f"/v1/audits/{rec['id']}", headers=_h(server, "other"))
         assert other.status_code == 404 and other.json()["error"]["code"] == "not_found"
-        assert client.post("/v1/audits", json=body, headers=_h(server, "other")
-                           ).status_code == 403
+        assert client.post("/v1/audits", json=body, headers=_h(server, "other")).status_code == 403
         verify = client.get("/v1/trail/verify", headers=_h(server)).json()
         assert verify["ok"] and verify["checked"] + verify["from_seq"] >= 1
         stats = client.get("/v1/kg/medical/stats", headers=_h(server))
@@ -139,11 +167,13 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
 
 def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as client:
-        client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"},
-                    headers=_h(server))
+        client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"}, headers=_h(server))
         client.get("/v1/audits", headers={"Authorization": f"Bearer {server.tokens['auditor']}x"})
-        client.post("/v1/audits", content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
-                    headers={**_h(server), "Content-Type": "application/json"})
+        client.post(
+            "/v1/audits",
+            content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
+            headers={**_h(server), "Content-Type": "application/json"},
+        )
     time.sleep(0.3)
     log = server.log.read_text()
     assert "POST /v1/audits 201" in log  # the access log is there...
@@ -171,8 +201,9 @@ def test_200_kb_of_digits_is_answered_while_healthz_stays_responsive(server: Ser
     try:
         with httpx.Client(base_url=server.url, timeout=120) as client:
             t0 = time.monotonic()
-            r = client.post("/v1/audits", json={"text": "1" * 200_000, "domain": "auto"},
-                            headers=_h(server))
+            r = client.post(
+                "/v1/audits", json={"text": "1" * 200_000, "domain": "auto"}, headers=_h(server)
+            )
             elapsed = time.monotonic() - t0
     finally:
         stop.set()
@@ -182,8 +213,9 @@ def test_200_kb_of_digits_is_answered_while_healthz_stays_responsive(server: Ser
 
 
 def test_a_100_kb_header_gets_the_json_error_shape(server: Server) -> None:
-    r = httpx.get(f"{server.url}/v1/audits", headers={**_h(server), "X-Big": "x" * 100_000},
-                  timeout=60)
+    r = httpx.get(
+        f"{server.url}/v1/audits", headers={**_h(server), "X-Big": "x" * 100_000}, timeout=60
+    )
     assert r.status_code == 431 and r.json()["error"]["code"] == "headers_too_large"
 
 
@@ -213,8 +245,9 @@ def test_the_docs_curl_examples_work(server: Server, doc: str) -> None:
     env = {**os.environ, "KEY": server.tokens["auditor"]}
     for cmd in commands:
         cmd = cmd.replace("localhost:8000", f"127.0.0.1:{port}")
-        done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env,
-                              timeout=120)
+        done = subprocess.run(
+            ["bash", "-c", cmd], capture_output=True, text=True, env=env, timeout=120
+        )
         assert done.returncode == 0, (cmd, done.stderr)
         body = json.loads(done.stdout)
         assert not (isinstance(body, dict) and "error" in body), (cmd, body)

@@ -33,8 +33,9 @@ TOKENS: dict[str, str] = {}
 EXAMPLES = {"positive": 12, "negative": 8}
 
 
-@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgres",
-                                                               marks=pytest.mark.postgres)])
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
 def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'trail.db'}"
@@ -43,13 +44,20 @@ def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
         reset_trail(url)
     trail = Trail(url)
     trail.migrate()
-    settings_ = Settings(database_url=url, rate_limit_per_minute=1_000_000,
-                         checkpoint_key="Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA", max_text_chars=5000)
+    settings_ = Settings(
+        database_url=url,
+        rate_limit_per_minute=1_000_000,
+        checkpoint_key="Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA",
+        max_text_chars=5000,
+    )
     app = create_app(settings_, trail=trail)
     TOKENS["admin"] = KeyStore(trail).create(tenant="fuzz", role="admin")[1]
     with TestClient(app) as client:  # seed one audit so the read paths find data
-        client.post("/v1/audits", json={"text": "Ibuprofen is an NSAID.", "domain": "medical"},
-                    headers={"Authorization": f"Bearer {TOKENS['admin']}"})
+        client.post(
+            "/v1/audits",
+            json={"text": "Ibuprofen is an NSAID.", "domain": "medical"},
+            headers={"Authorization": f"Bearer {TOKENS['admin']}"},
+        )
     yield app
     trail.close()
 
@@ -63,24 +71,37 @@ def _operations() -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/spec.db"
         spec = create_app(Settings(database_url=url), trail=Trail(url)).openapi()
-    return [f"{m.upper()} {p}" for p, ops in spec["paths"].items() for m in ops
-            if (m, p) != ("delete", "/v1/keys/{key_id}")]  # revoking would lock the fuzzer out
+    return [
+        f"{m.upper()} {p}"
+        for p, ops in spec["paths"].items()
+        for m in ops
+        if (m, p) != ("delete", "/v1/keys/{key_id}")
+    ]  # revoking would lock the fuzzer out
 
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
 
 
-@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE],
-                         ids=["positive", "negative"])
+@pytest.mark.parametrize(
+    "mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=["positive", "negative"]
+)
 @pytest.mark.parametrize("label", _operations())
 def test_api_conforms_to_its_openapi(api_schema: Any, label: str, mode: GenerationMode) -> None:
     operation = api_schema.find_operation_by_label(label)
     auth = {"Authorization": f"Bearer {TOKENS['admin']}"}
 
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=EXAMPLES[mode.value], deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=EXAMPLES[mode.value],
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def run(case: Any) -> None:
         case.call_and_validate(headers=auth, checks=CHECKS)
 
@@ -102,10 +123,16 @@ def test_openapi_is_complete(tmp_path: Path) -> None:
                     ref = resp["content"]["application/json"]["schema"]["$ref"]
                     assert ref.endswith("/ErrorResponse"), (method, path, status)
     schemas = spec["components"]["schemas"]
-    for name in ("AuditRequest", "AuditRecord", "AuditSummary", "AuditResult", "Claim",
-                 "VerifyReport", "Checkpoint"):
+    for name in (
+        "AuditRequest",
+        "AuditRecord",
+        "AuditSummary",
+        "AuditResult",
+        "Claim",
+        "VerifyReport",
+        "Checkpoint",
+    ):
         assert schemas[name].get("examples"), f"{name} has no example"
-
 
 
 @pytest.mark.parametrize("stream", [True, False], ids=["stream", "whole"])
@@ -114,10 +141,15 @@ def test_chat_completion_conforms_to_its_openapi(api_schema: Any, stream: bool) 
     (the fuzzer reaches a 200 stream only by chance; each server-sent event must match)."""
     operation = api_schema.find_operation_by_label("POST /v1/chat/completions")
     case = operation.Case(
-        body={"model": "default", "stream": stream, "max_tokens": 8,
-              "messages": [{"role": "user", "content": "What is the maximum dose of ibuprofen?"}]},
+        body={
+            "model": "default",
+            "stream": stream,
+            "max_tokens": 8,
+            "messages": [{"role": "user", "content": "What is the maximum dose of ibuprofen?"}],
+        },
         media_type="application/json",
     )
-    response = case.call_and_validate(headers={"Authorization": f"Bearer {TOKENS['admin']}"},
-                                      checks=CHECKS)
+    response = case.call_and_validate(
+        headers={"Authorization": f"Bearer {TOKENS['admin']}"}, checks=CHECKS
+    )
     assert response.status_code == 200

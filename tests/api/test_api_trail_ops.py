@@ -21,8 +21,10 @@ MANUAL = {"checkpoint_every_records": 0, "checkpoint_every_s": 0}  # no automati
 
 def test_verify_reports_ok_then_the_broken_record(make_api: Callable[..., Any]) -> None:
     api = make_api(checkpoint_key=KEY, **MANUAL)
-    ids = [api.trail.record(fake_result(), text=f"t{i}", tenant="acme" if i else "beta").id
-           for i in range(3)]
+    ids = [
+        api.trail.record(fake_result(), text=f"t{i}", tenant="acme" if i else "beta").id
+        for i in range(3)
+    ]
     r = api.client.get("/v1/trail/verify", headers=api.auth("acme-viewer"))
     assert r.status_code == 200 and r.json()["ok"] and r.json()["checked"] == 3
     with api.trail.session(write=True) as s:
@@ -47,8 +49,10 @@ def test_only_the_operator_runs_a_full_verification(make_api: Callable[..., Any]
     api.trail.record(fake_result(), text="later", tenant="acme")
     quick = api.client.get("/v1/trail/verify", headers=api.auth("acme-viewer")).json()
     assert quick["ok"] and (quick["from_seq"], quick["checked"], quick["full"]) == (3, 1, False)
-    assert api.client.get("/v1/trail/verify?full=true",
-                          headers=api.auth("acme-admin")).status_code == 403
+    assert (
+        api.client.get("/v1/trail/verify?full=true", headers=api.auth("acme-admin")).status_code
+        == 403
+    )
     full = api.client.get("/v1/trail/verify?full=true", headers=api.auth("operator")).json()
     assert full["ok"] and (full["from_seq"], full["checked"], full["full"]) == (0, 4, True)
 
@@ -70,19 +74,22 @@ def test_kg_endpoints(api: Any) -> None:
     assert stats.status_code == 200 and stats.json()["facts"] == 2
     found = api.client.get("/v1/kg/medical/entities?q=paracet", headers=api.auth("acme-viewer"))
     assert [e["id"] for e in found.json()["items"]] == ["drug:acetaminophen"]
-    assert api.client.get("/v1/kg/astrology/stats", headers=api.auth("acme-viewer")
-                          ).status_code == 422
-    assert api.client.get("/v1/kg/medical/entities", headers=api.auth("acme-viewer")
-                          ).status_code == 422
+    assert (
+        api.client.get("/v1/kg/astrology/stats", headers=api.auth("acme-viewer")).status_code == 422
+    )
+    assert (
+        api.client.get("/v1/kg/medical/entities", headers=api.auth("acme-viewer")).status_code
+        == 422
+    )
 
 
 def test_health_ready_metrics(api: Any) -> None:
     assert api.client.get("/healthz").json() == {"status": "ok"}
     ready = api.client.get("/readyz")
-    assert ready.status_code == 200 and ready.json()["checks"] == {"database": "ok",
-                                                                    "schema": "ok"}
-    api.client.post("/v1/audits", json={"text": "t", "domain": "medical"},
-                    headers=api.auth("acme-auditor"))
+    assert ready.status_code == 200 and ready.json()["checks"] == {"database": "ok", "schema": "ok"}
+    api.client.post(
+        "/v1/audits", json={"text": "t", "domain": "medical"}, headers=api.auth("acme-auditor")
+    )
     metrics = api.client.get("/metrics")
     assert metrics.status_code == 200 and metrics.headers["content-type"].startswith("text/plain")
     text = metrics.text
@@ -92,8 +99,9 @@ def test_health_ready_metrics(api: Any) -> None:
 
 def test_readyz_is_503_before_migration(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'unmigrated.db'}"
-    app = create_app(Settings(home=tmp_path, database_url=url), trail=Trail(url),
-                     audit_fn=fake_audit)
+    app = create_app(
+        Settings(home=tmp_path, database_url=url), trail=Trail(url), audit_fn=fake_audit
+    )
     with TestClient(app) as client:
         r = client.get("/readyz")
         assert r.status_code == 503 and r.json()["error"]["code"] == "not_ready"

@@ -28,14 +28,26 @@ def _rewrite_whole_chain(trail: Trail, new_text: str) -> None:
         prev = GENESIS_HASH
         for ev in s.execute(select(TrailEvent).order_by(TrailEvent.seq)).scalars().all():
             audit = s.get(Audit, ev.audit_id)
-            claims = s.execute(select(AuditClaim).where(AuditClaim.audit_id == ev.audit_id)
-                               ).scalars().all()
+            claims = (
+                s.execute(select(AuditClaim).where(AuditClaim.audit_id == ev.audit_id))
+                .scalars()
+                .all()
+            )
             rh = record_hash(column_values(audit), [column_values(c) for c in claims])
-            h = event_hash(seq=ev.seq, kind=ev.kind, audit_id=ev.audit_id,
-                           tenant_id=ev.tenant_id, created_at=ev.created_at, record_hash=rh,
-                           prev_hash=prev)
-            s.execute(update(TrailEvent).where(TrailEvent.seq == ev.seq)
-                      .values(record_hash=rh, prev_hash=prev, hash=h))
+            h = event_hash(
+                seq=ev.seq,
+                kind=ev.kind,
+                audit_id=ev.audit_id,
+                tenant_id=ev.tenant_id,
+                created_at=ev.created_at,
+                record_hash=rh,
+                prev_hash=prev,
+            )
+            s.execute(
+                update(TrailEvent)
+                .where(TrailEvent.seq == ev.seq)
+                .values(record_hash=rh, prev_hash=prev, hash=h)
+            )
             prev = h
         s.execute(update(TrailHead).values(hash=prev))
 
@@ -88,21 +100,29 @@ def test_checkpoint_refuses_a_broken_chain_and_short_keys(trail: Trail) -> None:
 
 
 def test_reaudit_lists_differences_and_keeps_the_original(trail: Trail) -> None:
-    rec = trail.record(fake_result(verdicts=("supported", "contradicted")), text="t",
-                       tenant="acme", request={"domain": "medical", "as_of": None,
-                                               "citations": None})
+    rec = trail.record(
+        fake_result(verdicts=("supported", "contradicted")),
+        text="t",
+        tenant="acme",
+        request={"domain": "medical", "as_of": None, "citations": None},
+    )
     before = trail.get(rec.id, tenant="acme")
 
-    def newer_graph(text: str, *, domain: str, as_of: object = None,
-                    citations: object = None) -> dict:
+    def newer_graph(
+        text: str, *, domain: str, as_of: object = None, citations: object = None
+    ) -> dict:
         assert (domain, as_of) == ("medical", before["as_of"])  # judged at the same date
-        return fake_result(verdicts=("supported", "supported", "unverifiable"),
-                           kg_version="kg-newer", as_of=str(as_of))
+        return fake_result(
+            verdicts=("supported", "supported", "unverifiable"),
+            kg_version="kg-newer",
+            as_of=str(as_of),
+        )
 
     d = trail.reaudit(rec.id, tenant="acme", audit_fn=newer_graph)
     assert d["versions"]["kg_version"] == {"old": "kg-test", "new": "kg-newer"}
-    assert [(c["old_verdict"], c["verdict"]) for c in d["changed"]] == [("contradicted",
-                                                                         "supported")]
+    assert [(c["old_verdict"], c["verdict"]) for c in d["changed"]] == [
+        ("contradicted", "supported")
+    ]
     assert len(d["added"]) == 1 and d["unchanged"] == 1 and not d["identical"]
     assert d["recorded"] is None and trail.count() == 1
     d2 = trail.reaudit(rec.id, tenant="acme", audit_fn=newer_graph, record=True)

@@ -40,8 +40,9 @@ def test_verify_ok_then_broken_exit_codes(cli_db: str, capsys: pytest.CaptureFix
     assert report["first_broken"]["audit_id"] == ids[1]
 
 
-def test_checkpoint_export_and_verify_against_file(cli_db: str, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture) -> None:
+def test_checkpoint_export_and_verify_against_file(
+    cli_db: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
     trail = Trail(cli_db)
     trail.record(fake_result(), text="t", tenant="acme")
     out = tmp_path / "cp.json"
@@ -55,16 +56,18 @@ def test_checkpoint_export_and_verify_against_file(cli_db: str, tmp_path: Path,
     assert "invalid signature" in capsys.readouterr().out
 
 
-def test_checkpoint_without_key_is_a_usage_error(cli_db: str, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture) -> None:
+def test_checkpoint_without_key_is_a_usage_error(
+    cli_db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
     monkeypatch.delenv("KGAUDIT_CHECKPOINT_KEY")
     get_settings.cache_clear()
     assert main(["trail", "checkpoint"]) == 2
     assert "KGAUDIT_CHECKPOINT_KEY" in capsys.readouterr().err
 
 
-def test_reaudit_and_diff_commands(cli_db: str, capsys: pytest.CaptureFixture,
-                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reaudit_and_diff_commands(
+    cli_db: str, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     trail = Trail(cli_db)
     rec = trail.record(fake_result(verdicts=("contradicted",)), text="t", tenant="acme")
     monkeypatch.setattr("auditor.audit", lambda text, **kw: fake_result(verdicts=("supported",)))
@@ -92,9 +95,20 @@ def test_keys_commands(cli_db: str, capsys: pytest.CaptureFixture) -> None:
 
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture) -> None:
-    for args in (["trail"], ["trail", "verify"], ["trail", "checkpoint"], ["trail", "checkpoints"],
-                 ["trail", "reaudit"], ["trail", "diff"], ["trail", "migrate"], ["keys"],
-                 ["keys", "create"], ["keys", "list"], ["keys", "revoke"], ["serve"],
-                 ["bench", "api"]):
+    for args in (
+        ["trail"],
+        ["trail", "verify"],
+        ["trail", "checkpoint"],
+        ["trail", "checkpoints"],
+        ["trail", "reaudit"],
+        ["trail", "diff"],
+        ["trail", "migrate"],
+        ["keys"],
+        ["keys", "create"],
+        ["keys", "list"],
+        ["keys", "revoke"],
+        ["serve"],
+        ["bench", "api"],
+    ):
         assert main([*args, "--help"]) == 0, args
         assert "Usage:" in capsys.readouterr().out

@@ -25,12 +25,21 @@ def _writer(db_url: str, worker: int, start: float) -> list[tuple[int, bool]]:
         time.sleep(0.001)
     out = []
     for i in range(PER_WRITER):
-        rec = trail.record(res, text=f"writer {worker} audit {i}", tenant="acme",
-                           external_id=f"w{worker}-{i}", source="batch")
+        rec = trail.record(
+            res,
+            text=f"writer {worker} audit {i}",
+            tenant="acme",
+            external_id=f"w{worker}-{i}",
+            source="batch",
+        )
         out.append((rec.seq, rec.created))
         if i % (PER_WRITER // SHARED) == 0:
-            shared = trail.record(res, text="shared", tenant="acme",
-                                  external_id=f"shared-{i // (PER_WRITER // SHARED)}")
+            shared = trail.record(
+                res,
+                text="shared",
+                tenant="acme",
+                external_id=f"shared-{i // (PER_WRITER // SHARED)}",
+            )
             out.append((shared.seq, shared.created))
     trail.close()
     return out
@@ -63,6 +72,8 @@ def test_parallel_writers_never_fork_the_chain(db_url: str) -> None:
     for r in results:  # each writer's own appends are ordered
         own = [seq for seq, was_created in r if was_created]
         assert own == sorted(own)
-    print(f"\n{db_url.split(':')[0]}: {total} appends by {WRITERS} writers in {elapsed:.1f} s "
-          f"({total / elapsed:.0f}/s)")
+    print(
+        f"\n{db_url.split(':')[0]}: {total} appends by {WRITERS} writers in {elapsed:.1f} s "
+        f"({total / elapsed:.0f}/s)"
+    )
     trail.close()

@@ -17,8 +17,15 @@ from auditor.trail.models import Base
 from auditor.trail.testing import fake_result, postgres_database
 
 REPO = Path(__file__).resolve().parents[2]
-TABLES = {"tenants", "api_keys", "audits", "audit_claims", "trail_events", "trail_head",
-          "trail_checkpoints"}
+TABLES = {
+    "tenants",
+    "api_keys",
+    "audits",
+    "audit_claims",
+    "trail_events",
+    "trail_head",
+    "trail_checkpoints",
+}
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -61,19 +68,31 @@ def test_constraint_names_come_from_the_naming_convention(tmp_path: Path) -> Non
     insp = inspect(trail.engine)
     assert insp.get_pk_constraint("audits")["name"] == "pk_audits"
     assert {u["name"] for u in insp.get_unique_constraints("audits")} == {
-        "uq_audits_seq", "uq_audits_tenant_id_external_id"}
+        "uq_audits_seq",
+        "uq_audits_tenant_id_external_id",
+    }
     assert {i["name"] for i in insp.get_indexes("audit_claims")} >= {
-        "ix_audit_claims_verdict_audit_id", "ix_audit_claims_hallucination_type_audit_id",
-        "ix_audit_claims_rule_id_audit_id"}
+        "ix_audit_claims_verdict_audit_id",
+        "ix_audit_claims_hallucination_type_audit_id",
+        "ix_audit_claims_rule_id_audit_id",
+    }
     trail.close()
 
 
 def test_alembic_command_line_uses_the_ini_and_settings(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
-    alembic = [sys.executable, "-m", "alembic", "-c", str(REPO / "alembic.ini"),
-               "-x", f"db_url={url}"]
+    alembic = [
+        sys.executable,
+        "-m",
+        "alembic",
+        "-c",
+        str(REPO / "alembic.ini"),
+        "-x",
+        f"db_url={url}",
+    ]
     for args in (["upgrade", "head"], ["check"], ["downgrade", "base"], ["upgrade", "head"]):
-        done = subprocess.run([*alembic, *args], cwd=REPO, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            [*alembic, *args], cwd=REPO, capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 0, done.stderr
     assert Trail(url).schema_is_current()

@@ -15,8 +15,13 @@ def test_record_roundtrip_keeps_result_and_verifies(trail: Trail) -> None:
     res = fake_result("Ünïcode ✓ text — 0.1+0.2")
     res["fer"] = 0.1 + 0.2  # a float that only round-trips in shortest-repr form
     res["claims"][0]["evidence"] = [{"nested": {"b": 1, "a": [1.5, None, "é"]}}]
-    rec = trail.record(res, text="Ünïcode ✓ text — 0.1+0.2", tenant="acme",
-                       metadata={"model": "m"}, requester="tester")
+    rec = trail.record(
+        res,
+        text="Ünïcode ✓ text — 0.1+0.2",
+        tenant="acme",
+        metadata={"model": "m"},
+        requester="tester",
+    )
     assert rec.created and rec.seq == 1 and len(rec.hash) == 64
     got = trail.get(rec.id, tenant="acme")
     assert got is not None
@@ -43,8 +48,11 @@ def test_idempotent_on_external_id(trail: Trail) -> None:
     first = trail.record(fake_result(), text="t", tenant="acme", external_id="job-1")
     again = trail.record(fake_result(), text="t", tenant="acme", external_id="job-1")
     other = trail.record(fake_result(), text="t", tenant="beta", external_id="job-1")
-    assert not again.created and (again.id, again.seq, again.hash) == (first.id, first.seq,
-                                                                       first.hash)
+    assert not again.created and (again.id, again.seq, again.hash) == (
+        first.id,
+        first.seq,
+        first.hash,
+    )
     assert other.created and other.seq == 2
     assert trail.count() == 2 and trail.verify().ok
     assert trail.find_by_external_id("job-1", tenant="acme")["id"] == first.id
@@ -52,30 +60,36 @@ def test_idempotent_on_external_id(trail: Trail) -> None:
 
 def _seed(trail: Trail) -> list[str]:
     ids = []
-    for i, (domain, verdicts, htype) in enumerate([
-        ("medical", ("supported",), None),
-        ("medical", ("supported", "contradicted"), "numeric_mismatch"),
-        ("finance", ("contradicted", "contradicted"), "fabricated_entity"),
-        ("legal", ("unverifiable",), None),
-        ("finance", ("supported", "supported", "supported", "contradicted"), "temporal"),
-    ]):
+    for i, (domain, verdicts, htype) in enumerate(
+        [
+            ("medical", ("supported",), None),
+            ("medical", ("supported", "contradicted"), "numeric_mismatch"),
+            ("finance", ("contradicted", "contradicted"), "fabricated_entity"),
+            ("legal", ("unverifiable",), None),
+            ("finance", ("supported", "supported", "supported", "contradicted"), "temporal"),
+        ]
+    ):
         res = fake_result(domain=domain, verdicts=verdicts, hallucination_type=htype)
         ids.append(trail.record(res, text=f"text {i}", tenant="acme").id)
     return ids
 
 
-@pytest.mark.parametrize(("filters", "expected"), [
-    ({}, [4, 3, 2, 1, 0]),
-    ({"domain": "finance"}, [4, 2]),
-    ({"verdict": "contradicted"}, [4, 2, 1]),
-    ({"verdict": "unverifiable"}, [3]),
-    ({"hallucination_type": "fabricated_entity"}, [2]),
-    ({"rule_id": "medical.rule_1"}, [1]),
-    ({"fer_min": 0.5}, [2, 1]),
-    ({"fer_max": 0.3}, [4, 0]),
-    ({"fer_min": 0.2, "fer_max": 0.6}, [4, 1]),
-    ({"domain": "medical", "verdict": "contradicted"}, [1]),
-], ids=lambda v: str(v) if isinstance(v, dict) else None)
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        ({}, [4, 3, 2, 1, 0]),
+        ({"domain": "finance"}, [4, 2]),
+        ({"verdict": "contradicted"}, [4, 2, 1]),
+        ({"verdict": "unverifiable"}, [3]),
+        ({"hallucination_type": "fabricated_entity"}, [2]),
+        ({"rule_id": "medical.rule_1"}, [1]),
+        ({"fer_min": 0.5}, [2, 1]),
+        ({"fer_max": 0.3}, [4, 0]),
+        ({"fer_min": 0.2, "fer_max": 0.6}, [4, 1]),
+        ({"domain": "medical", "verdict": "contradicted"}, [1]),
+    ],
+    ids=lambda v: str(v) if isinstance(v, dict) else None,
+)
 def test_list_filters(trail: Trail, filters: dict, expected: list[int]) -> None:
     ids = _seed(trail)
     items, cursor = trail.list_audits(tenant="acme", **filters)
@@ -112,26 +126,41 @@ def test_iter_audits_streams_everything_in_order(trail: Trail) -> None:
 
 
 def test_claims_of_an_audit(trail: Trail) -> None:
-    rec = trail.record(fake_result(verdicts=("supported", "contradicted", "unverifiable")),
-                       text="t", tenant="acme")
+    rec = trail.record(
+        fake_result(verdicts=("supported", "contradicted", "unverifiable")), text="t", tenant="acme"
+    )
     claims = trail.claims(rec.id, tenant="acme")
     assert [c["idx"] for c in claims] == [0, 1, 2]
-    assert [c["verdict"] for c in trail.claims(rec.id, tenant="acme", verdict="contradicted")] \
-        == ["contradicted"]
+    assert [c["verdict"] for c in trail.claims(rec.id, tenant="acme", verdict="contradicted")] == [
+        "contradicted"
+    ]
 
 
-@pytest.mark.parametrize(("kwargs", "error"), [
-    ({"tenant": "bad tenant"}, UsageError),
-    ({"tenant": ""}, UsageError),
-    ({"text": "nul\x00byte"}, UsageError),
-    ({"text": "lone \ud800 surrogate"}, UsageError),
-    ({"external_id": "x" * 300}, UsageError),
-    ({"result": {"domain": "medical"}}, DataError),
-    ({"result": {**fake_result(), "claims": [{"verdict": "maybe"}]}}, DataError),
-    ({"result": {**fake_result(), "fer": float("nan")}}, DataError),
-    ({"result": {**fake_result(), "kg_version": "k" * 129}}, DataError),
-], ids=["tenant-space", "tenant-empty", "nul", "surrogate", "long-external-id",
-        "missing-keys", "bad-verdict", "nan", "long-version"])
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"tenant": "bad tenant"}, UsageError),
+        ({"tenant": ""}, UsageError),
+        ({"text": "nul\x00byte"}, UsageError),
+        ({"text": "lone \ud800 surrogate"}, UsageError),
+        ({"external_id": "x" * 300}, UsageError),
+        ({"result": {"domain": "medical"}}, DataError),
+        ({"result": {**fake_result(), "claims": [{"verdict": "maybe"}]}}, DataError),
+        ({"result": {**fake_result(), "fer": float("nan")}}, DataError),
+        ({"result": {**fake_result(), "kg_version": "k" * 129}}, DataError),
+    ],
+    ids=[
+        "tenant-space",
+        "tenant-empty",
+        "nul",
+        "surrogate",
+        "long-external-id",
+        "missing-keys",
+        "bad-verdict",
+        "nan",
+        "long-version",
+    ],
+)
 def test_record_rejects_bad_input(trail: Trail, kwargs: dict, error: type) -> None:
     args = {"result": fake_result(), "text": "t", **kwargs}
     with pytest.raises(error):
@@ -160,13 +189,20 @@ def test_long_claim_fields_fit_their_columns(trail: Trail) -> None:
 def test_append_many_is_one_transaction_with_the_same_chain(trail: Trail) -> None:
     from auditor.trail import append, append_many, prepare
 
-    first = append(trail, prepare(fake_result(), text="stored", tenant="acme",
-                                  external_id="old"))[0]
-    batch = [prepare(fake_result(), text=f"t{i}", tenant="acme" if i % 2 else "beta",
-                     external_id=f"b{i}") for i in range(5)]
-    batch += [prepare(fake_result(), text="again", tenant="acme", external_id="old"),
-              prepare(fake_result(), text="t1", tenant="acme", external_id="b1"),
-              prepare(fake_result(), text="no id", tenant="acme")]
+    first = append(trail, prepare(fake_result(), text="stored", tenant="acme", external_id="old"))[
+        0
+    ]
+    batch = [
+        prepare(
+            fake_result(), text=f"t{i}", tenant="acme" if i % 2 else "beta", external_id=f"b{i}"
+        )
+        for i in range(5)
+    ]
+    batch += [
+        prepare(fake_result(), text="again", tenant="acme", external_id="old"),
+        prepare(fake_result(), text="t1", tenant="acme", external_id="b1"),
+        prepare(fake_result(), text="no id", tenant="acme"),
+    ]
     out = append_many(trail, batch)
     created = [rec.seq for rec, full in out if rec.created]
     assert created == [2, 3, 4, 5, 6, 7]

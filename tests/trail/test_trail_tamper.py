@@ -25,8 +25,14 @@ def chain(trail: Trail) -> dict[int, str]:
     ids = {}
     for i in range(1, N + 1):
         res = fake_result(verdicts=("supported", "contradicted", "unverifiable"))
-        rec = trail.record(res, text=f"text number {i}", tenant="acme" if i % 2 else "beta",
-                           external_id=f"ext-{i}", metadata={"i": i}, requester="r")
+        rec = trail.record(
+            res,
+            text=f"text number {i}",
+            tenant="acme" if i % 2 else "beta",
+            external_id=f"ext-{i}",
+            metadata={"i": i},
+            requester="r",
+        )
         ids[rec.seq] = rec.id
     assert trail.verify().ok
     return ids
@@ -57,17 +63,29 @@ def _changed(value: object, python_type: type) -> object:
 def _set(model: type, where: object, field: str) -> Callable[[Session], None]:
     def op(s: Session) -> None:
         current = s.execute(select(getattr(model, field)).where(where)).scalars().first()
-        python_type = model.__table__.c[getattr(model, field).property.columns[0].name] \
-            .type.python_type
-        new = ("beta" if current == "acme" else "acme") if field == "tenant_id" else \
-            _changed(current, python_type)  # tenant: move to another existing tenant
+        python_type = model.__table__.c[
+            getattr(model, field).property.columns[0].name
+        ].type.python_type
+        new = (
+            ("beta" if current == "acme" else "acme")
+            if field == "tenant_id"
+            else _changed(current, python_type)
+        )  # tenant: move to another existing tenant
         s.execute(update(model).where(where).values({field: new}))
+
     return op
 
 
 AUDIT_EDITABLE = [f for f in AUDIT_FIELDS if f != "id"]  # the id is pinned by foreign keys
-EVENT_FIELDS = ["kind", "tenant_id", "created_at", "record_hash", "prev_hash", "hash",
-                "hash_version"]
+EVENT_FIELDS = [
+    "kind",
+    "tenant_id",
+    "created_at",
+    "record_hash",
+    "prev_hash",
+    "hash",
+    "hash_version",
+]
 
 
 def _delete_record(seq: int) -> Callable[[Session], None]:
@@ -75,6 +93,7 @@ def _delete_record(seq: int) -> Callable[[Session], None]:
         aid = s.execute(select(TrailEvent.audit_id).where(TrailEvent.seq == seq)).scalar_one()
         s.execute(delete(TrailEvent).where(TrailEvent.seq == seq))
         s.execute(delete(Audit).where(Audit.id == aid))
+
     return op
 
 
@@ -83,6 +102,7 @@ def _swap_events(a: int, b: int) -> Callable[[Session], None]:
         s.execute(update(TrailEvent).where(TrailEvent.seq == a).values(seq=-1))
         s.execute(update(TrailEvent).where(TrailEvent.seq == b).values(seq=a))
         s.execute(update(TrailEvent).where(TrailEvent.seq == -1).values(seq=b))
+
     return op
 
 
@@ -92,14 +112,20 @@ def _swap_texts(a: int, b: int) -> Callable[[Session], None]:
         tb = s.execute(select(Audit.text).where(Audit.seq == b)).scalar_one()
         s.execute(update(Audit).where(Audit.seq == a).values(text=tb))
         s.execute(update(Audit).where(Audit.seq == b).values(text=ta))
+
     return op
 
 
 def _forged_audit_row(s: Session, seq: int) -> tuple[uuid.UUID, str]:
     """A self-consistent forged audit (no claims); returns its id and record hash."""
     src = s.execute(select(Audit).where(Audit.seq == 1)).scalar_one()
-    row = {**{k: getattr(src, k) for k in AUDIT_FIELDS}, "id": uuid.uuid4(), "seq": seq,
-           "external_id": None, "text": "forged"}
+    row = {
+        **{k: getattr(src, k) for k in AUDIT_FIELDS},
+        "id": uuid.uuid4(),
+        "seq": seq,
+        "external_id": None,
+        "text": "forged",
+    }
     s.execute(insert(Audit), [row])
     return row["id"], record_hash(row, [])
 
@@ -110,6 +136,7 @@ def _insert_orphan(s: Session) -> None:
 
 def _forge_event(*, position: int, valid_hash: bool, move_head: bool) -> Callable[[Session], None]:
     """Insert a forged audit + event at ``position`` (shifting later events up)."""
+
     def op(s: Session) -> None:
         last = s.execute(select(TrailEvent.seq).order_by(TrailEvent.seq.desc())).scalars().first()
         for seq in range(last, position - 1, -1):  # make room, as a careful forger would
@@ -118,42 +145,69 @@ def _forge_event(*, position: int, valid_hash: bool, move_head: bool) -> Callabl
         prev = s.execute(select(TrailEvent.hash).where(TrailEvent.seq == position - 1)).scalar_one()
         aid, rh = _forged_audit_row(s, position)
         model = s.execute(select(TrailEvent).where(TrailEvent.seq == 1)).scalar_one()
-        fields = {"seq": position, "kind": model.kind, "audit_id": aid, "tenant_id": "acme",
-                  "created_at": model.created_at, "record_hash": rh, "prev_hash": prev}
+        fields = {
+            "seq": position,
+            "kind": model.kind,
+            "audit_id": aid,
+            "tenant_id": "acme",
+            "created_at": model.created_at,
+            "record_hash": rh,
+            "prev_hash": prev,
+        }
         h = event_hash(**fields) if valid_hash else "f" * 64
         s.execute(insert(TrailEvent), [{**fields, "hash": h}])
         if move_head:
             s.execute(update(TrailHead).values(seq=last + 1, hash=h))
+
     return op
 
 
 def _delete_and_renumber(seq: int) -> Callable[[Session], None]:
     """Delete a record, close the gap, and rehash each moved event (keeping its link)."""
+
     def op(s: Session) -> None:
         _delete_record(seq)(s)
         last = s.execute(select(TrailEvent.seq).order_by(TrailEvent.seq.desc())).scalars().first()
         for old in range(seq + 1, last + 1):
             ev = s.execute(select(TrailEvent).where(TrailEvent.seq == old)).scalar_one()
-            h = event_hash(seq=old - 1, kind=ev.kind, audit_id=ev.audit_id,
-                           tenant_id=ev.tenant_id, created_at=ev.created_at,
-                           record_hash=ev.record_hash, prev_hash=ev.prev_hash)
+            h = event_hash(
+                seq=old - 1,
+                kind=ev.kind,
+                audit_id=ev.audit_id,
+                tenant_id=ev.tenant_id,
+                created_at=ev.created_at,
+                record_hash=ev.record_hash,
+                prev_hash=ev.prev_hash,
+            )
             s.execute(update(TrailEvent).where(TrailEvent.seq == old).values(seq=old - 1, hash=h))
         s.execute(update(TrailHead).values(seq=last - 1, hash=h))
+
     return op
 
 
 # (id, operation, expected code, expected seq of the first broken record); for record and
 # event changes the report must also name the audit (see NAMED for moved records).
 CASES: list[tuple[str, Callable[[Session], None], str, int]] = [
-    *[(f"audit.{f}", _set(Audit, Audit.seq == TARGET, f), "record_altered", TARGET)
-      for f in AUDIT_EDITABLE if f != "seq"],
+    *[
+        (f"audit.{f}", _set(Audit, Audit.seq == TARGET, f), "record_altered", TARGET)
+        for f in AUDIT_EDITABLE
+        if f != "seq"
+    ],
     ("audit.seq", _set(Audit, Audit.seq == TARGET, "seq"), "record_altered", TARGET),
-    *[(f"claim.{f}", _set(AuditClaim, AuditClaim.idx == 1, f), "record_altered", 1)
-      for f in CLAIM_FIELDS],
-    *[(f"event.{f}", _set(TrailEvent, TrailEvent.seq == TARGET, f), "event_altered", TARGET)
-      for f in EVENT_FIELDS],
-    ("delete-claim", lambda s: s.execute(delete(AuditClaim).where(AuditClaim.idx == 2)),
-     "record_altered", 1),
+    *[
+        (f"claim.{f}", _set(AuditClaim, AuditClaim.idx == 1, f), "record_altered", 1)
+        for f in CLAIM_FIELDS
+    ],
+    *[
+        (f"event.{f}", _set(TrailEvent, TrailEvent.seq == TARGET, f), "event_altered", TARGET)
+        for f in EVENT_FIELDS
+    ],
+    (
+        "delete-claim",
+        lambda s: s.execute(delete(AuditClaim).where(AuditClaim.idx == 2)),
+        "record_altered",
+        1,
+    ),
     ("delete-record", _delete_record(TARGET), "missing_event", TARGET),
     ("delete-first", _delete_record(1), "missing_event", 1),
     ("delete-and-renumber", _delete_and_renumber(TARGET), "broken_link", TARGET),
@@ -161,23 +215,40 @@ CASES: list[tuple[str, Callable[[Session], None], str, int]] = [
     ("reorder-events", _swap_events(2, 4), "event_altered", 2),
     ("reorder-texts", _swap_texts(2, 4), "record_altered", 2),
     ("insert-orphan-audit", _insert_orphan, "not_in_chain", 100),
-    ("insert-bad-hash-at-end", _forge_event(position=N + 1, valid_hash=False, move_head=True),
-     "event_altered", N + 1),
-    ("insert-valid-at-end-head-untouched",
-     _forge_event(position=N + 1, valid_hash=True, move_head=False), "head_mismatch", N + 1),
-    ("insert-valid-in-middle", _forge_event(position=TARGET, valid_hash=True, move_head=True),
-     "event_altered", TARGET + 1),
+    (
+        "insert-bad-hash-at-end",
+        _forge_event(position=N + 1, valid_hash=False, move_head=True),
+        "event_altered",
+        N + 1,
+    ),
+    (
+        "insert-valid-at-end-head-untouched",
+        _forge_event(position=N + 1, valid_hash=True, move_head=False),
+        "head_mismatch",
+        N + 1,
+    ),
+    (
+        "insert-valid-in-middle",
+        _forge_event(position=TARGET, valid_hash=True, move_head=True),
+        "event_altered",
+        TARGET + 1,
+    ),
 ]
 
 
 # cases where the broken position holds a record that was moved: original seq of that record
-NAMED = {"reorder-events": 4, "insert-valid-in-middle": TARGET,
-         "delete-and-renumber": TARGET + 1}
+NAMED = {"reorder-events": 4, "insert-valid-in-middle": TARGET, "delete-and-renumber": TARGET + 1}
 
 
 @pytest.mark.parametrize(("case", "op", "code", "seq"), CASES, ids=[c[0] for c in CASES])
-def test_tampering_is_detected(trail: Trail, chain: dict[int, str], case: str,
-                               op: Callable[[Session], None], code: str, seq: int) -> None:
+def test_tampering_is_detected(
+    trail: Trail,
+    chain: dict[int, str],
+    case: str,
+    op: Callable[[Session], None],
+    code: str,
+    seq: int,
+) -> None:
     with trail.session(write=True) as s:
         op(s)
     report = trail.verify()

@@ -27,18 +27,29 @@ def _scope(principal: Principal) -> str | None:
     return None if principal.is_operator else principal.tenant
 
 
-@router.get("/tenants", response_model=list[TenantInfo], summary="List tenants (a tenant "
-            "admin sees its own)", responses=error_responses(*AUTH_ERRORS))
+@router.get(
+    "/tenants",
+    response_model=list[TenantInfo],
+    summary="List tenants (a tenant admin sees its own)",
+    responses=error_responses(*AUTH_ERRORS),
+)
 def list_tenants(principal: Admin, services: ServicesDep) -> list[dict[str, Any]]:
     return services.keys.tenants(only=_scope(principal))
 
 
-@router.post("/tenants", response_model=TenantInfo, status_code=201,
-             summary="Create a tenant (operator)",
-             responses={200: {"model": TenantInfo, "description": "The tenant already exists."},
-                        **error_responses(*AUTH_ERRORS, 422)})
-def create_tenant(body: TenantCreate, principal: Operator, services: ServicesDep,
-                  response: Response) -> dict[str, Any]:
+@router.post(
+    "/tenants",
+    response_model=TenantInfo,
+    status_code=201,
+    summary="Create a tenant (operator)",
+    responses={
+        200: {"model": TenantInfo, "description": "The tenant already exists."},
+        **error_responses(*AUTH_ERRORS, 422),
+    },
+)
+def create_tenant(
+    body: TenantCreate, principal: Operator, services: ServicesDep, response: Response
+) -> dict[str, Any]:
     existing = {t["id"]: t for t in services.keys.tenants()}
     if body.id in existing:
         response.status_code = 200
@@ -47,10 +58,17 @@ def create_tenant(body: TenantCreate, principal: Operator, services: ServicesDep
     return {t["id"]: t for t in services.keys.tenants()}[body.id]
 
 
-@router.get("/keys", response_model=list[KeyInfo], summary="List API keys (never the keys)",
-            responses=error_responses(*AUTH_ERRORS, 422))
-def list_keys(principal: Admin, services: ServicesDep,
-              tenant: Annotated[str | None, Query(max_length=64)] = None) -> list[dict[str, Any]]:
+@router.get(
+    "/keys",
+    response_model=list[KeyInfo],
+    summary="List API keys (never the keys)",
+    responses=error_responses(*AUTH_ERRORS, 422),
+)
+def list_keys(
+    principal: Admin,
+    services: ServicesDep,
+    tenant: Annotated[str | None, Query(max_length=64)] = None,
+) -> list[dict[str, Any]]:
     check_strings(tenant=tenant)  # a NUL is a 422 whoever asks
     scope = _scope(principal)
     if scope is not None and tenant not in (None, scope):
@@ -58,9 +76,13 @@ def list_keys(principal: Admin, services: ServicesDep,
     return services.keys.list(tenant=scope or tenant)
 
 
-@router.post("/keys", response_model=KeyCreated, status_code=201,
-             summary="Create an API key (shown once)",
-             responses=error_responses(*AUTH_ERRORS, 422))
+@router.post(
+    "/keys",
+    response_model=KeyCreated,
+    status_code=201,
+    summary="Create an API key (shown once)",
+    responses=error_responses(*AUTH_ERRORS, 422),
+)
 def create_key(body: KeyCreate, principal: Admin, services: ServicesDep) -> dict[str, Any]:
     scope = _scope(principal)
     if scope is not None and body.tenant != scope:
@@ -69,10 +91,16 @@ def create_key(body: KeyCreate, principal: Admin, services: ServicesDep) -> dict
     return {**info, "key": token}
 
 
-@router.delete("/keys/{key_id}", status_code=204, response_class=Response,
-               summary="Revoke an API key", responses=error_responses(*AUTH_ERRORS, 404))
-def revoke_key(key_id: Annotated[int, Path(ge=1, le=2**31 - 1)], principal: Admin,
-               services: ServicesDep) -> Response:
+@router.delete(
+    "/keys/{key_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Revoke an API key",
+    responses=error_responses(*AUTH_ERRORS, 404),
+)
+def revoke_key(
+    key_id: Annotated[int, Path(ge=1, le=2**31 - 1)], principal: Admin, services: ServicesDep
+) -> Response:
     if not services.keys.revoke(key_id, tenant=_scope(principal)):
         raise ApiError(404, "not_found", "no active API key with this id")
     return Response(status_code=204)

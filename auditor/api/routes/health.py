@@ -19,8 +19,12 @@ def healthz() -> dict[str, Any]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", response_model=Ready, summary="Readiness: database reachable, schema "
-            "current", responses=error_responses(503))
+@router.get(
+    "/readyz",
+    response_model=Ready,
+    summary="Readiness: database reachable, schema current",
+    responses=error_responses(503),
+)
 def readyz(services: ServicesDep) -> dict[str, Any]:
     checks: dict[str, str] = {}
     try:
@@ -31,13 +35,22 @@ def readyz(services: ServicesDep) -> dict[str, Any]:
         checks.setdefault("database", f"unreachable ({type(exc).__name__})")
     failed = {k: v for k, v in checks.items() if v != "ok"}
     if failed or len(checks) < 2:
-        raise ApiError(503, "not_ready", "not ready: " + ", ".join(
-            f"{k} {v}" for k, v in failed.items()))
+        raise ApiError(
+            503, "not_ready", "not ready: " + ", ".join(f"{k} {v}" for k, v in failed.items())
+        )
     return {"status": "ready", "checks": checks}
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response,
-            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
-                             "description": "Prometheus text exposition format."}})
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "Prometheus text exposition format.",
+        }
+    },
+)
 def metrics(services: ServicesDep) -> Response:
     return Response(services.metrics.render(), media_type=services.metrics.content_type)
