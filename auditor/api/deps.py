@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -105,6 +106,14 @@ def _operator(services: AppServices, token: str) -> Principal | None:
     return operator_principal() if hmac.compare_digest(token.encode("utf-8"), expected) else None
 
 
+def request_deadline(request: Request, timeout_s: float) -> float:
+    """``time.monotonic()`` by which a handler must have finished writing, a little before the
+    middleware answers 504 (so a request is never answered 504 *and* recorded)."""
+    state = request.scope.get("state") or {}
+    fires = state.get("deadline") or time.monotonic() + timeout_s
+    return fires - min(0.25, 0.1 * timeout_s)
+
+
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
 
 
@@ -141,4 +150,5 @@ __all__ = [
     "Reader",
     "ServicesDep",
     "TrailDep",
+    "request_deadline",
 ]

@@ -57,6 +57,8 @@ class ServiceMiddleware:
         request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
         started, status = time.perf_counter(), [0]
+        # when this request's 504 fires: handlers stop (and record nothing) just before it
+        scope["state"]["deadline"] = time.monotonic() + self.timeout_s
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -10,7 +10,6 @@ chunk carries ``finish_reason`` and the ``kgaudit`` audit, then ``data: [DONE]``
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +17,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from auditor.api.deps import Creator, Reader, ServicesDep
+from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.chat.schemas import ChatCompletion, ChatRequest, ModelList
@@ -127,7 +126,7 @@ async def chat_completions(
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
     # past the request's time limit nothing more is generated, audited or recorded
-    run.deadline = time.monotonic() + services.settings.request_timeout_s
+    run.deadline = request_deadline(request, services.settings.request_timeout_s)
     cid, created = new_completion_id(), now()
     who = {"tenant": principal.tenant, "requester": f"key:{principal.prefix}"}
 

@@ -23,7 +23,11 @@ def _req(**kw: Any) -> ChatRequest:
 
 
 def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_obj) -> None:
-    svc = ChatService(auditor_obj.audit, model=chat_model, auditor=auditor_obj)
+    def slow_audit(text: str, **kw: Any) -> Any:  # finishes after the 504, whatever the CPU
+        time.sleep(0.3)
+        return auditor_obj.audit(text, **kw)
+
+    svc = ChatService(slow_audit, model=chat_model, auditor=auditor_obj)
     abandoned = svc.deltas(svc.start(_req()))
     assert next(abandoned)  # the client read one piece, then went away (generator kept)
     done: list[str] = []
@@ -48,7 +52,12 @@ def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, audi
     trail = Trail(url)
     trail.migrate()
     app = create_app(Settings(home=tmp_path, database_url=url, request_timeout_s=0.05), trail=trail)
-    svc = ChatService(auditor_obj.audit, model=chat_model, auditor=auditor_obj)
+
+    def slow_audit(text: str, **kw: Any) -> Any:  # finishes after the 504, whatever the CPU
+        time.sleep(0.3)
+        return auditor_obj.audit(text, **kw)
+
+    svc = ChatService(slow_audit, model=chat_model, auditor=auditor_obj)
     svc.warm_up()
     app.state.chat_service = svc
     token = KeyStore(trail).create(tenant="t", role="auditor")[1]

@@ -6,9 +6,9 @@ import time
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 
-from auditor.api.deps import Creator, Reader, ServicesDep
+from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.api.schemas import AuditPage, AuditRecord, AuditRequest, ClaimPage, VerdictName
@@ -42,6 +42,7 @@ def _not_found() -> ApiError:
     },
 )
 async def create_audit(
+    http_request: Request,
     body: AuditRequest,
     principal: Creator,
     services: ServicesDep,
@@ -92,7 +93,7 @@ async def create_audit(
         )
         if stored is not None:
             return _replay(stored, digest)
-    deadline = time.monotonic() + settings.request_timeout_s
+    deadline = request_deadline(http_request, settings.request_timeout_s)
 
     def audit_and_record() -> tuple[Any, dict[str, Any]] | None:
         """One trip to a worker thread: audit, then append unless the request timed out."""
