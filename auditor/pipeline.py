@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from auditor import AUDITOR_VERSION
+from auditor.deadline import check as check_deadline
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
 from auditor.extract.citations import find_citations
@@ -239,6 +240,7 @@ class Auditor:
         primary = domains[0] if domains else "legal"
         resolver = Resolver()
         for info in ex.sentences:
+            check_deadline()
             for ref in info.citations:
                 self._one_citation(
                     ref,

@@ -10,7 +10,7 @@ then the defaults below. Example ``kgaudit.yaml``::
       finance: [https://sparql.example.org/query]
     rule_packs: [/srv/rules/house-rules.yaml]
 
-Secrets (``checkpoint_key``) are ``SecretStr`` and never printed or logged.
+Secrets (``checkpoint_key``, ``operator_key``) are ``SecretStr`` and never printed or logged.
 """
 
 from __future__ import annotations
@@ -83,6 +83,54 @@ class Settings(BaseSettings):
         "audit() is CPU-bound Python, so more threads per process only contend for the GIL "
         "(and slow the trail appends); scale with 'kgaudit serve --workers' instead.",
     )
+    audit_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Time limit of one audit() in the API, batch and chat (checked between "
+        "sentences; the request gets 504, a batch record an error line, and the worker is free "
+        "again). Keep it below request_timeout_s.",
+    )
+    max_metadata_bytes: int = Field(
+        default=65_536, ge=2, description="Largest metadata object stored with an audit (JSON)."
+    )
+    max_metadata_depth: int = Field(
+        default=16, ge=1, le=64, description="Deepest nesting of metadata objects and arrays."
+    )
+    max_metadata_keys: int = Field(
+        default=1_000, ge=1, description="Most keys (all levels together) in one metadata object."
+    )
+    max_header_bytes: int = Field(
+        default=32_768,
+        ge=1024,
+        description="Largest total size of a request's headers; larger requests get 431 in the "
+        "JSON error shape (up to 1 MiB; past that the HTTP server itself answers 400).",
+    )
+    auth_failures_per_minute: int = Field(
+        default=30,
+        ge=1,
+        description="Failed authentications allowed per client address per minute; past that "
+        "the address gets 429 without a key lookup.",
+    )
+    operator_key: SecretStr | None = Field(
+        default=None,
+        description="Bearer key of the operator role (all tenants, all keys, checkpoints, full "
+        "trail verification). Never stored in the database and never issued through the API.",
+    )
+    checkpoint_log: Path | None = Field(
+        default=None,
+        description="Append-only file every signed checkpoint is also written to (outside the "
+        "database); default <home>/checkpoints.jsonl. Point it at storage the database's "
+        "writers cannot change.",
+    )
+    checkpoint_every_records: int = Field(
+        default=1_000, ge=0, description="Sign a checkpoint after this many new records (0: off)."
+    )
+    checkpoint_every_s: float = Field(
+        default=600.0,
+        ge=0,
+        description="Sign a checkpoint when the newest one is older than this and records were "
+        "added since (0: off).",
+    )
     api_key_cache_s: float = Field(
         default=10.0,
         ge=0,
@@ -113,14 +161,19 @@ class Settings(BaseSettings):
         return self.home / "kg"
 
     @property
+    def checkpoint_log_path(self) -> Path:
+        return self.checkpoint_log or self.home / "checkpoints.jsonl"
+
+    @property
     def db_url(self) -> str:
         return self.database_url or f"sqlite:///{self.home / 'trail.db'}"
 
     def public_dict(self) -> dict[str, Any]:
         """Settings safe to print: secrets masked."""
         out = self.model_dump(mode="json")
-        if self.checkpoint_key is not None:
-            out["checkpoint_key"] = "********"
+        for secret in ("checkpoint_key", "operator_key"):
+            if getattr(self, secret) is not None:
+                out[secret] = "********"
         if self.database_url and "@" in self.database_url:
             out["database_url"] = _mask_password(self.database_url)
         return out

@@ -26,7 +26,9 @@ if config.config_file_name is not None and "connection" not in config.attributes
 
 
 def _db_url() -> str:
-    url = config.attributes.get("db_url") or context.get_x_argument(as_dictionary=True).get("db_url")
+    url = config.attributes.get("db_url") or context.get_x_argument(as_dictionary=True).get(
+        "db_url"
+    )
     if url:
         return str(url)
     from auditor.settings import get_settings
@@ -54,8 +56,12 @@ def _run(connection: Connection) -> None:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=_db_url(), target_metadata=target_metadata, literal_binds=True,
-                      dialect_opts={"paramstyle": "named"})
+    context.configure(
+        url=_db_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        dialect_opts={"paramstyle": "named"},
+    )
     with context.begin_transaction():
         context.run_migrations()
 

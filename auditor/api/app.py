@@ -29,6 +29,7 @@ from auditor.api.routes import admin, audits, health, kg
 from auditor.api.routes import trail as trail_routes
 from auditor.settings import Settings, get_settings
 from auditor.trail import Trail
+from auditor.trail.checkpoints import CheckpointPolicy
 
 log = logging.getLogger("kgaudit.api")
 
@@ -37,17 +38,23 @@ Audit LLM answers claim by claim against curated knowledge graphs, and keep a ta
 record of every audit.
 
 * Authenticate with `Authorization: Bearer <key>` (`kgaudit keys create --tenant T --role R`).
-  Roles: `viewer` (read), `auditor` (create + read), `admin` (also keys and tenants).
-  Every key belongs to one tenant and sees only that tenant's audits.
+  Roles: `viewer` (read), `auditor` (create + read), `admin` (also its own tenant's keys).
+  Every key belongs to one tenant and sees only that tenant's audits. The `operator` key
+  (`KGAUDIT_OPERATOR_KEY`, never in the database) manages every tenant and the trail.
 * Every error has the same shape: `{"error": {"code", "message", "request_id"}}`.
-* Audits are appended to a SHA-256 hash chain; `GET /v1/trail/verify` checks it.
+* Audits are appended to a SHA-256 hash chain (RFC 8785 canonical JSON) with signed
+  checkpoints; `GET /v1/trail/verify` checks it.
 """
 
 TAGS = [
     {"name": "audits", "description": "Audit texts and read stored audits."},
     {"name": "trail", "description": "Integrity of the tamper-evident audit trail."},
     {"name": "knowledge graph", "description": "What the auditor knows."},
-    {"name": "admin", "description": "Tenants and API keys (admin role)."},
+    {
+        "name": "admin",
+        "description": "Tenants and API keys (a tenant's admin: its own "
+        "tenant; the operator: all).",
+    },
     {"name": "operations", "description": "Health, readiness and metrics."},
     {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, PDF)."},
     {
@@ -95,6 +102,8 @@ def create_app(
     """The REST API; ``preload`` loads the auditor (graphs, rules) before serving."""
     settings = settings or get_settings()
     trail = trail or Trail(settings.db_url, durable=settings.trail_durable_commits)
+    if trail.checkpoint_policy is None:  # refuses a weak checkpoint key before serving
+        trail.use_checkpoints(CheckpointPolicy.from_settings(settings))
     services = AppServices(
         settings=settings,
         trail=trail,
@@ -104,13 +113,18 @@ def create_app(
         audit_fn=audit_fn or _default_audit,
         kb_loader=kb_loader or _default_kb_loader(settings),
         audit_slots=threading.Semaphore(settings.audits_per_worker),
+        auth_failures=RateLimiter(settings.auth_failures_per_minute),
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if preload:
             await anyio.to_thread.run_sync(_preload)
-        yield
+        async with anyio.create_task_group() as tg:
+            if trail.checkpoint_policy is not None and trail.checkpoint_policy.every_s:
+                tg.start_soon(_checkpoint_timer, trail, trail.checkpoint_policy.every_s)
+            yield
+            tg.cancel_scope.cancel()
 
     from auditor import __version__
 
@@ -135,8 +149,20 @@ def create_app(
         max_body_bytes=settings.max_body_bytes,
         timeout_s=settings.request_timeout_s,
         metrics=services.metrics,
+        max_header_bytes=settings.max_header_bytes,
     )
     return app
+
+
+async def _checkpoint_timer(trail: Trail, every_s: float) -> None:
+    """Sign a due checkpoint even while no audit arrives (the last records of a busy spell
+    would otherwise wait for the next append)."""
+    while True:
+        await anyio.sleep(min(every_s, 60.0))
+        try:
+            await anyio.to_thread.run_sync(trail.maybe_checkpoint)
+        except Exception as exc:  # the database may be down for a while: try again later
+            log.warning("automatic checkpoint check failed: %s", type(exc).__name__)
 
 
 def _preload() -> None:

@@ -12,6 +12,8 @@ import click
 from auditor.errors import UsageError
 from auditor.trail.cli import DB_OPTION
 
+H11_MAX_HEADER_BYTES = 1_048_576
+
 
 def _use_db(db_url: str | None) -> str:
     """Point the settings (and any worker processes) at ``db_url``; return the URL in use."""
@@ -84,6 +86,9 @@ def serve_command(
     trail.close()
     if workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="kgaudit-metrics-")
+    # h11 (not httptools) with room for large headers: the app itself answers oversized headers
+    # with 431 in the JSON error shape (max_header_bytes); only past 1 MiB does the HTTP
+    # server answer, with its own plain-text 400
     uvicorn.run(
         "auditor.api.app:app_from_settings",
         factory=True,
@@ -94,6 +99,8 @@ def serve_command(
         log_level=log_level,
         log_config=log_config(log_level),
         server_header=False,
+        http="h11",
+        h11_max_incomplete_event_size=H11_MAX_HEADER_BYTES,
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hmac
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -12,7 +14,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from auditor.api.errors import ApiError
-from auditor.api.keys import KeyStore, Principal
+from auditor.api.keys import KeyStore, Principal, operator_principal
 from auditor.api.metrics import Metrics
 from auditor.api.ratelimit import RateLimiter
 from auditor.settings import Settings
@@ -33,6 +35,7 @@ class AppServices:
     audit_fn: Callable[..., Any]
     kb_loader: Callable[[str], Any]
     audit_slots: threading.Semaphore
+    auth_failures: RateLimiter  # failed authentications per client address
 
 
 # Dependencies are ``async def`` so FastAPI runs them on the event loop instead of handing
@@ -57,7 +60,8 @@ async def current_principal(
     services: ServicesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Principal:
-    """The caller behind ``Authorization: Bearer <key>``; rate-limited per key."""
+    """The caller behind ``Authorization: Bearer <key>``; rate-limited per key, and failed
+    attempts per client address (past the limit, no key is even looked up)."""
     challenge = {"WWW-Authenticate": "Bearer"}
     if credentials is None:
         raise ApiError(
@@ -66,11 +70,21 @@ async def current_principal(
             "send an API key as 'Authorization: Bearer <key>'",
             headers=challenge,
         )
+    address = request.client.host if request.client else "-"
+    blocked = services.auth_failures.exhausted(address)
+    if blocked is not None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            "too many failed authentications from this address; retry later",
+            headers={"Retry-After": RateLimiter.retry_after_header(blocked)},
+        )
     token = credentials.credentials
-    principal = services.keys.cached(token)
+    principal = _operator(services, token) or services.keys.cached(token)
     if principal is None:
         principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
     if principal is None:
+        services.auth_failures.acquire(address)
         raise ApiError(401, "unauthorized", "the API key is invalid or revoked", headers=challenge)
     request.scope.setdefault("state", {})["tenant"] = principal.tenant
     wait = services.limiter.acquire(principal.prefix)
@@ -82,6 +96,22 @@ async def current_principal(
             headers={"Retry-After": RateLimiter.retry_after_header(wait)},
         )
     return principal
+
+
+def _operator(services: AppServices, token: str) -> Principal | None:
+    secret = services.settings.operator_key
+    if secret is None:
+        return None
+    expected = secret.get_secret_value().encode("utf-8")
+    return operator_principal() if hmac.compare_digest(token.encode("utf-8"), expected) else None
+
+
+def request_deadline(request: Request, timeout_s: float) -> float:
+    """``time.monotonic()`` by which a handler must have finished writing, a little before the
+    middleware answers 504 (so a request is never answered 504 *and* recorded)."""
+    state = request.scope.get("state") or {}
+    fires = state.get("deadline") or time.monotonic() + timeout_s
+    return fires - min(0.25, 0.1 * timeout_s)
 
 
 CurrentPrincipal = Annotated[Principal, Depends(current_principal)]
@@ -98,16 +128,27 @@ def _require(permission: str) -> Callable[[Principal], Awaitable[Principal]]:
     return dependency
 
 
+async def _integrity_reader(principal: CurrentPrincipal) -> Principal:
+    if not (principal.can("read") or principal.can("integrity")):
+        raise ApiError(403, "forbidden", f"the role {principal.role!r} may not read here")
+    return principal
+
+
 Reader = Annotated[Principal, Depends(_require("read"))]
 Creator = Annotated[Principal, Depends(_require("create"))]
-Admin = Annotated[Principal, Depends(_require("admin"))]
+Admin = Annotated[Principal, Depends(_require("admin"))]  # a tenant admin, or the operator
+Operator = Annotated[Principal, Depends(_require("operator"))]
+IntegrityReader = Annotated[Principal, Depends(_integrity_reader)]  # tenant readers, operator
 
 __all__ = [
     "Admin",
     "AppServices",
     "Creator",
     "CurrentPrincipal",
+    "IntegrityReader",
+    "Operator",
     "Reader",
     "ServicesDep",
     "TrailDep",
+    "request_deadline",
 ]

@@ -34,6 +34,7 @@ _STATUS_CODES: dict[int, str] = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "validation_error",
+    431: "headers_too_large",
     429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
@@ -130,6 +131,12 @@ def install_error_handlers(app: FastAPI) -> None:
             f"{where}: {first['msg']}",
             request_id_of(request),
             details=details,
+        )
+
+    @app.exception_handler(RecursionError)
+    async def _too_deep(request: Request, exc: RecursionError) -> JSONResponse:
+        return error_response(
+            422, "invalid_request", "the request body is nested too deeply", request_id_of(request)
         )
 
     @app.exception_handler(SourceUnavailable)

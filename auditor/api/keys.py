@@ -1,7 +1,10 @@
 """API keys: ``kga_<prefix>_<secret>`` tokens, stored only as a lookup prefix + SHA-256.
 
-Roles: ``viewer`` reads, ``auditor`` reads and creates audits, ``admin`` also manages keys
-and tenants. A principal only ever sees its own tenant's audits.
+Roles: ``viewer`` reads, ``auditor`` reads and creates audits, ``admin`` also manages its own
+tenant's keys. A principal only ever sees its own tenant's audits. Cross-tenant work (every
+tenant and key, checkpoints, full trail verification) belongs to the ``operator``, whose key
+is configured (``KGAUDIT_OPERATOR_KEY``), never stored in the database and never issued by
+the API or ``kgaudit keys``.
 """
 
 from __future__ import annotations
@@ -23,11 +26,13 @@ from auditor.trail.canonical import format_timestamp
 from auditor.trail.models import ApiKey, Tenant
 from auditor.trail.records import check_strings, check_tenant
 
-ROLES: tuple[str, ...] = ("viewer", "auditor", "admin")
+ROLES: tuple[str, ...] = ("viewer", "auditor", "admin")  # what a key in the database can be
+OPERATOR = "operator"
 PERMISSIONS: dict[str, frozenset[str]] = {
     "viewer": frozenset({"read"}),
     "auditor": frozenset({"read", "create"}),
     "admin": frozenset({"read", "create", "admin"}),
+    OPERATOR: frozenset({"admin", "operator", "integrity"}),
 }
 TOKEN_PREFIX = "kga_"
 
@@ -43,6 +48,15 @@ class Principal:
 
     def can(self, permission: str) -> bool:
         return permission in PERMISSIONS.get(self.role, frozenset())
+
+    @property
+    def is_operator(self) -> bool:
+        return self.role == OPERATOR
+
+
+def operator_principal() -> Principal:
+    """The operator (configured key): no tenant of its own."""
+    return Principal(0, OPERATOR, "", OPERATOR)
 
 
 def hash_token(token: str) -> str:
@@ -139,23 +153,33 @@ class KeyStore:
         with self.trail.session() as s:
             return [_key_dict(k) for k in s.execute(stmt).scalars()]
 
-    def revoke(self, key_id: int) -> bool:
+    def revoke(self, key_id: int, *, tenant: str | None = None) -> bool:
+        """Revoke an active key (of ``tenant`` only, when given)."""
         with self._lock:
             self._cache.clear()
+        stmt = update(ApiKey).where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
+        if tenant is not None:
+            stmt = stmt.where(ApiKey.tenant_id == tenant)
         with self.trail.session() as s:
-            res = s.execute(
-                update(ApiKey)
-                .where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
-                .values(revoked_at=datetime.now(UTC))
-            )
-            return bool(res.rowcount)
+            return bool(s.execute(stmt.values(revoked_at=datetime.now(UTC))).rowcount)
 
-    def tenants(self) -> list[dict[str, Any]]:
+    def tenants(self, *, only: str | None = None) -> list[dict[str, Any]]:
+        stmt = select(Tenant).order_by(Tenant.id)
+        if only is not None:
+            stmt = stmt.where(Tenant.id == only)
         with self.trail.session() as s:
             return [
                 {"id": t.id, "name": t.name, "created_at": format_timestamp(t.created_at)}
-                for t in s.execute(select(Tenant).order_by(Tenant.id)).scalars()
+                for t in s.execute(stmt).scalars()
             ]
 
 
-__all__ = ["PERMISSIONS", "ROLES", "KeyStore", "Principal", "hash_token"]
+__all__ = [
+    "OPERATOR",
+    "PERMISSIONS",
+    "ROLES",
+    "KeyStore",
+    "Principal",
+    "hash_token",
+    "operator_principal",
+]

@@ -28,12 +28,23 @@ class _TooLarge(Exception):
     pass
 
 
+# the methods the API answers; any other method is counted as "OTHER" in the metrics, so made-up
+# methods cannot add label values without bound
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class ServiceMiddleware:
     def __init__(
-        self, app: ASGIApp, *, max_body_bytes: int, timeout_s: float, metrics: Metrics
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        timeout_s: float,
+        metrics: Metrics,
+        max_header_bytes: int = 32_768,
     ) -> None:
         self.app, self.max_body_bytes, self.timeout_s = app, max_body_bytes, timeout_s
-        self.metrics = metrics
+        self.metrics, self.max_header_bytes = metrics, max_header_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -46,6 +57,8 @@ class ServiceMiddleware:
         request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
         started, status = time.perf_counter(), [0]
+        # when this request's 504 fires: handlers stop (and record nothing) just before it
+        scope["state"]["deadline"] = time.monotonic() + self.timeout_s
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -61,6 +74,17 @@ class ServiceMiddleware:
                 await resp(scope, receive, send_wrapper)
 
         try:
+            size = sum(len(k) + len(v) + 4 for k, v in scope.get("headers", []))
+            if size > self.max_header_bytes:
+                await reply(
+                    error_response(
+                        431,
+                        "headers_too_large",
+                        f"the request headers are larger than {self.max_header_bytes} bytes",
+                        request_id,
+                    )
+                )
+                return
             body_receive = await self._buffer_body(scope, receive, headers)
             with anyio.move_on_after(self.timeout_s) as deadline:
                 await self.app(scope, body_receive, send_wrapper)
@@ -124,7 +148,8 @@ class ServiceMiddleware:
     def _observe(self, scope: Scope, status: int, elapsed: float, request_id: str) -> None:
         route = scope.get("route")
         path_template = getattr(route, "path", None) or "unmatched"
-        self.metrics.observe_request(scope["method"], path_template, status, elapsed)
+        method = scope["method"] if scope["method"] in _METHODS else "OTHER"
+        self.metrics.observe_request(method, path_template, status, elapsed)
         state = scope.get("state") or {}
         access_log.info(
             "%s %s %d %.1fms request_id=%s tenant=%s",

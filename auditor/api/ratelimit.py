@@ -1,4 +1,5 @@
-"""A per-key token bucket: ``rate_limit_per_minute`` requests, refilled continuously.
+"""A per-key token bucket: ``rate_limit_per_minute`` requests, refilled continuously (also
+used per client address for failed authentications).
 
 In-process: with N uvicorn workers each worker keeps its own buckets (a key may get up to
 N times the limit); put a shared limiter in the proxy for a hard global cap.
@@ -10,6 +11,8 @@ import math
 import threading
 import time
 from collections.abc import Callable
+
+MAX_BUCKETS = 10_000
 
 
 class RateLimiter:
@@ -24,6 +27,8 @@ class RateLimiter:
         """Take one token for ``key``; None if allowed, else seconds until one is free."""
         now = self._clock()
         with self._lock:
+            if len(self._buckets) > MAX_BUCKETS:
+                self._prune(now)
             tokens, last = self._buckets.get(key, (self.capacity, now))
             tokens = min(self.capacity, tokens + (now - last) * self.rate)
             if tokens >= 1.0:
@@ -31,6 +36,25 @@ class RateLimiter:
                 return None
             self._buckets[key] = (tokens, now)
             return (1.0 - tokens) / self.rate
+
+    def exhausted(self, key: str) -> float | None:
+        """Seconds until ``key`` has a token again, or None if it has one (nothing taken)."""
+        now = self._clock()
+        with self._lock:
+            tokens, last = self._buckets.get(key, (self.capacity, now))
+        tokens = min(self.capacity, tokens + (now - last) * self.rate)
+        return None if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def _prune(self, now: float) -> None:
+        """Forget buckets that have refilled (caller holds the lock): memory stays bounded by
+        the keys or addresses active in the last minute."""
+        full = [
+            k
+            for k, (t, last) in self._buckets.items()
+            if t + (now - last) * self.rate >= self.capacity
+        ]
+        for k in full:
+            del self._buckets[k]
 
     @staticmethod
     def retry_after_header(wait_s: float) -> str:

@@ -260,20 +260,28 @@ class VerifyReport(BaseModel):
             "examples": [
                 {
                     "ok": True,
-                    "checked": 1200,
+                    "checked": 200,
                     "head_hash": _HASH,
                     "first_broken": None,
                     "problems": [],
+                    "from_seq": 1000,
+                    "full": False,
                 }
             ]
         }
     )
 
     ok: bool
-    checked: int
+    checked: int = Field(description="Records recomputed (those after `from_seq`).")
     head_hash: str | None
     first_broken: Problem | None
     problems: list[Problem]
+    from_seq: int = Field(
+        default=0,
+        description="Records up to this seq are vouched for by a "
+        "valid signed checkpoint and were not recomputed (0: none).",
+    )
+    full: bool = Field(default=True, description="Every record was recomputed.")
 
 
 class Checkpoint(BaseModel):

@@ -18,9 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from auditor.batch.records import BatchRecord, bad_record, check_fields, content_id, make_record
+from auditor.batch.records import (
+    BatchRecord,
+    bad_record,
+    check_fields,
+    content_id,
+    make_record,
+    raw_row,
+)
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 # Keys of a conversation that configure the audit; any other key is kept as metadata.
@@ -44,7 +49,7 @@ def message_text(content: Any) -> str | None:
 
 def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     """One record per assistant turn of the conversation ``obj`` (or one bad record)."""
-    raw = orjson.dumps(dict(obj), default=str)
+    raw = raw_row(obj)
     messages = obj.get("messages")
     settings = {k: obj.get(k) for k in AUDIT_KEYS if k != "id"}
     problem = None if isinstance(messages, list) else "'messages' must be a list"

@@ -156,7 +156,7 @@ def batch_command(
         query=query,
     )
     settings = get_settings()
-    trail = Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
+    trail = Trail.from_settings(settings, db_url)  # automatic checkpoints when a key is set
     trail.migrate()
     options = BatchOptions(
         tenant=tenant,
@@ -165,9 +165,12 @@ def batch_command(
         retry_failed=retry_failed,
         progress=progress,
         flag_at_fpr=flag_at_fpr,
+        audit_timeout_s=settings.audit_timeout_s,
     )
     try:
         summary = run_batch(source, out=out, trail=trail, options=options, backend=runner)
+        trail.maybe_checkpoint(wait=True)  # sign what this run appended, if one is due
+        trail.wait_for_checkpoint()
     finally:
         trail.close()
     if as_json:

@@ -118,7 +118,17 @@ class Recorder:
         return found
 
     def _write(self, entry: dict[str, Any]) -> None:
-        self.results.append(entry)
+        try:
+            self.results.append(entry)
+        except (TypeError, ValueError, RecursionError) as exc:  # a line that cannot be JSON
+            entry = {
+                "id": entry["id"],
+                "status": "error",
+                "location": entry.get("location"),
+                "error": "the result cannot be written to the results file "
+                f"({type(exc).__name__}); audit {entry.get('audit_id')} is in the trail",
+            }
+            self.results.append(entry)
         self.summary.add(row_of(entry), new=True)
 
 

@@ -44,9 +44,22 @@ class BatchRecord:
     error: str | None = None
 
 
+def raw_row(values: Mapping[str, Any]) -> bytes:
+    """The row as bytes for a content id (orjson refuses nesting past 254 levels)."""
+    try:
+        return orjson.dumps(dict(values), default=str)
+    except TypeError:  # orjson.JSONEncodeError: too deep for orjson; repr is bounded by input
+        return repr(sorted(values.items(), key=lambda kv: str(kv[0]))).encode("utf-8", "replace")
+
+
 def content_id(*parts: Any) -> str:
     """A stable id for a record that has none: ``sha256:`` + 24 hex digits of its content."""
-    blob = orjson.dumps(parts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    try:
+        blob = orjson.dumps(
+            parts, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str
+        )
+    except TypeError:  # nested past orjson's 254 levels: such a record is refused anyway
+        blob = repr(parts).encode("utf-8", "replace")
     return "sha256:" + hashlib.sha256(blob).hexdigest()[:24]
 
 
@@ -94,11 +107,34 @@ def check_fields(values: Mapping[str, Any]) -> str | None:
     meta = values.get("metadata")
     if meta is not None and not isinstance(meta, dict):
         return "'metadata' must be an object"
+    if meta is not None:
+        problem = metadata_problem(meta)
+        if problem is not None:
+            return problem
     rid = values.get("id")
     if rid is not None and _id_or_none(rid) is None:
         return "'id' must be a non-empty string or an integer"
     if rid is not None and len(str(rid).strip()) > MAX_ID_CHARS:
         return f"'id' is longer than {MAX_ID_CHARS} characters"
+    return None
+
+
+def metadata_problem(meta: Mapping[str, Any]) -> str | None:
+    """Why the trail would refuse ``meta`` (too deep, too large, ...), as one sentence."""
+    from auditor.errors import UsageError
+    from auditor.settings import get_settings
+    from auditor.trail.records import check_metadata
+
+    s = get_settings()
+    try:
+        check_metadata(
+            meta,
+            max_bytes=s.max_metadata_bytes,
+            max_depth=s.max_metadata_depth,
+            max_keys=s.max_metadata_keys,
+        )
+    except UsageError as exc:
+        return f"'metadata' cannot be stored: {exc}"
     return None
 
 
@@ -112,10 +148,11 @@ def make_record(
     """A checked record from field values (``id`` defaults to a hash of the content)."""
     problem = check_fields(values)
     if problem is not None:
-        return bad_record(
-            location, problem, orjson.dumps(dict(values), default=str), values.get("id")
-        )
+        return bad_record(location, problem, raw_row(values), values.get("id"))
     meta = {**(values.get("metadata") or {}), **(extra_metadata or {})}
+    problem = metadata_problem(meta) if extra_metadata else None
+    if problem is not None:
+        return bad_record(location, problem, raw_row(values), values.get("id"))
     rid = _id_or_none(values.get("id")) or content_id(
         values["text"],
         values.get("domain"),
@@ -143,7 +180,7 @@ def flat_record(obj: Mapping[str, Any], location: str) -> BatchRecord:
             location,
             f"unknown field {unknown[0]!r}; a record has "
             f"{', '.join(FIELDS)} (put anything else under 'metadata')",
-            orjson.dumps(dict(obj), default=str),
+            raw_row(obj),
             obj.get("id"),
         )
     return make_record(obj, location)
@@ -158,4 +195,6 @@ __all__ = [
     "content_id",
     "flat_record",
     "make_record",
+    "metadata_problem",
+    "raw_row",
 ]

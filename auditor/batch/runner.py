@@ -41,10 +41,14 @@ class BatchOptions:
     progress: bool = True
     requester: str = "batch"
     flag_at_fpr: float | None = None  # --flag-at-fpr: auditor.risk operating point (issue 8)
+    audit_timeout_s: float | None = None  # per record (None: the settings' audit_timeout_s)
 
     def worker_config(self) -> WorkerConfig:
         return WorkerConfig(
-            flag_at_fpr=self.flag_at_fpr, tenant=self.tenant, requester=self.requester
+            flag_at_fpr=self.flag_at_fpr,
+            tenant=self.tenant,
+            requester=self.requester,
+            audit_timeout_s=self.audit_timeout_s,
         )
 
 

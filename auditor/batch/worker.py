@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from auditor.deadline import DeadlineExceeded, deadline
 from auditor.errors import InternalError, KgauditError, UsageError
 
 DEFAULT_FACTORY = "auditor.batch.worker:default_audit_fn"
@@ -94,6 +95,7 @@ class WorkerConfig:
     tenant: str = "default"
     requester: str | None = "batch"
     source: str = "batch"
+    audit_timeout_s: float | None = None  # per record; None: the settings' audit_timeout_s
 
 
 class Worker:
@@ -105,6 +107,12 @@ class Worker:
         self.config = config
         self.audit_fn = audit_fn or load_callable(config.audit_factory)()
         self.flag = operating_point(config.flag_at_fpr)
+        if config.audit_timeout_s is None:
+            from auditor.settings import get_settings
+
+            self.timeout_s = get_settings().audit_timeout_s
+        else:
+            self.timeout_s = config.audit_timeout_s
         self.audited = 0
         Worker.built += 1
 
@@ -123,7 +131,13 @@ class Worker:
         start = time.thread_time()
         pending, error = None, None
         try:
-            res = self.audit_fn(t.text, domain=t.domain, as_of=t.as_of, citations=t.citations)
+            with deadline(self.timeout_s):
+                res = self.audit_fn(t.text, domain=t.domain, as_of=t.as_of, citations=t.citations)
+        except DeadlineExceeded:
+            error = (
+                f"auditing took longer than {self.timeout_s:g} s (setting "
+                "KGAUDIT_AUDIT_TIMEOUT_S); split the text or raise the limit"
+            )
         except KgauditError as exc:
             error = str(exc)
         except Exception as exc:  # a bug must not stop the batch; the record says what failed
@@ -145,6 +159,8 @@ class Worker:
                 )
             except KgauditError as exc:
                 error = f"cannot be recorded in the audit trail: {exc}"
+            except Exception as exc:  # e.g. nesting past the recursion limit: this record only
+                error = f"cannot be recorded in the audit trail: {type(exc).__name__}"
         return Outcome(t.id, pending, error, time.thread_time() - start)
 
 

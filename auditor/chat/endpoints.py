@@ -17,7 +17,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from auditor.api.deps import Creator, Reader, ServicesDep
+from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.chat.schemas import ChatCompletion, ChatRequest, ModelList
@@ -29,6 +29,7 @@ from auditor.chat.service import (
     new_completion_id,
     now,
 )
+from auditor.deadline import DeadlineExceeded
 
 router = APIRouter(prefix="/v1", tags=["chat"])
 READY_WAIT_S = 8.0  # how long a request waits for the engine to load before a 503
@@ -124,6 +125,8 @@ async def chat_completions(
         run = svc.start(body)
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
+    # past the request's time limit nothing more is generated, audited or recorded
+    run.deadline = request_deadline(request, services.settings.request_timeout_s)
     cid, created = new_completion_id(), now()
     who = {"tenant": principal.tenant, "requester": f"key:{principal.prefix}"}
 
@@ -163,6 +166,10 @@ async def chat_completions(
         return await anyio.to_thread.run_sync(complete, abandon_on_cancel=True)
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
+    except DeadlineExceeded:
+        raise ApiError(
+            504, "timeout", "the completion took longer than the time limit; nothing was recorded"
+        ) from None
     except (ImportError, OSError) as exc:
         raise ApiError(
             503,

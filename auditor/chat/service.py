@@ -10,7 +10,9 @@ get ``503 warming_up`` with ``Retry-After``. With the constraint on, text is str
 open by ``max_tokens`` is dropped, so no partial entity name or number is ever shown.
 ``response_format: json_object`` wraps the answer as ``{"answer": "..."}`` — escaped piece by
 piece when streaming — so the content is valid JSON whatever the model writes or wherever it
-is cut. One generation runs at a time (CPU-bound); torch is imported on first use.
+is cut. One token is computed at a time (CPU-bound), under a lock that is never held across a
+``yield``, so a client that stops reading blocks nobody; a request past its time limit stops
+generating and is neither audited nor recorded. torch is imported on first use.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor.chat.schemas import ChatRequest
+from auditor.deadline import deadline
 
 log = logging.getLogger("kgaudit.chat")
 FORMAT_STOPS = ("\n", " Q:", " A:")
@@ -38,6 +41,10 @@ class ChatInputError(ValueError):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.status, self.code = status, code
+
+
+class ChatTimeout(ChatInputError):
+    """The request ran out of time: nothing more is generated, audited or recorded."""
 
 
 def clean(text: str) -> str:
@@ -56,6 +63,12 @@ class Run:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     constraint: dict[str, Any] = field(default_factory=lambda: {"enabled": False})
+    deadline: float | None = None  # time.monotonic() by which the answer must be complete
+
+    def check_time(self) -> None:
+        """Stop generating once the request's time is up (its client already got a 504)."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ChatTimeout(504, "timeout", "the completion took longer than the time limit")
 
 
 class ChatService:
@@ -149,6 +162,8 @@ class ChatService:
             yield '"}'
 
     def _generate(self, run: Run) -> Iterator[str]:
+        """The lock is held while a token is computed, never across a ``yield``: a client that
+        stops reading (or disconnects) holds nothing, and other requests go on."""
         from engine import stream
 
         req = run.request
@@ -188,40 +203,48 @@ class ChatService:
                 stop_strings=stops,
                 kg_constraint=constraint,
             )
-            sent, toks = "", []
-            for step in gen:
+        sent, toks, steps = "", [], iter(gen)
+        while True:
+            run.check_time()
+            with self._lock:
+                step = next(steps, None)
+                if step is None:
+                    break
                 toks.append(int(step[0]))
                 shown = len(toks)
                 if constraint is not None:
                     constraint.advance(gen.new_ids())
                     shown -= constraint.open_span_tokens(0)
-                text, stopped = _cut(tok.decode(toks[:shown]).lstrip(), stops)
-                if not stopped:  # hold back what may still become a stop string or a character
-                    keep = max(len(s) for s in stops) - 1
-                    text = text[: max(len(sent), len(text) - keep)].rstrip("\ufffd")
-                if len(text) > len(sent) and text.startswith(sent):
-                    yield text[len(sent) :]
-                    sent = text
-                if stopped:
-                    break
-            reason = gen.stats[0].stop_reason if gen.stats else "stop_string"
-            n = len(toks) - (constraint.open_span_tokens(0) if constraint is not None else 0)
-            final, stopped = _cut(tok.decode(toks[:n]).lstrip(), stops)
-            if final.startswith(sent) and len(final) > len(sent):
-                yield final[len(sent) :]
-            run.text = final if final.startswith(sent) else sent
-            run.completion_tokens = len(toks)
-            run.finish_reason = "length" if reason == "length" and not stopped else "stop"
+            text, stopped = _cut(tok.decode(toks[:shown]).lstrip(), stops)
+            if not stopped:  # hold back what may still become a stop string or a character
+                keep = max(len(s) for s in stops) - 1
+                text = text[: max(len(sent), len(text) - keep)].rstrip("\ufffd")
+            if len(text) > len(sent) and text.startswith(sent):
+                yield text[len(sent) :]  # no lock held here
+                sent = text
+            if stopped:
+                break
+        reason = gen.stats[0].stop_reason if gen.stats else "stop_string"
+        n = len(toks) - (constraint.open_span_tokens(0) if constraint is not None else 0)
+        final, stopped = _cut(tok.decode(toks[:n]).lstrip(), stops)
+        if final.startswith(sent) and len(final) > len(sent):
+            yield final[len(sent) :]
+        run.text = final if final.startswith(sent) else sent
+        run.completion_tokens = len(toks)
+        run.finish_reason = "length" if reason == "length" and not stopped else "stop"
 
     # -- audit --------------------------------------------------------------------------
 
     def audit(self, run: Run) -> Any:
         answer = run.text.strip()
-        return self.audit_fn(answer, domain=run.request.domain, as_of=run.request.as_of)
+        left = None if run.deadline is None else max(0.0, run.deadline - time.monotonic())
+        with deadline(left):
+            return self.audit_fn(answer, domain=run.request.domain, as_of=run.request.as_of)
 
     def record(
         self, trail: Any, run: Run, result: Any, *, tenant: str, requester: str, completion_id: str
     ) -> str:
+        run.check_time()  # never record what the client was not answered
         meta = {
             "completion_id": completion_id,
             "model": self.model_name,

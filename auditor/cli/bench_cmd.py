@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|batch|engine|kernels``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|batch|engine|kernels|constraint|adversarial``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ _BENCHES = {
     "engine": "engine.cli:bench_engine_command",
     "kernels": "kernels.bench:bench_kernels_command",
     "constraint": "auditor.generation.bench:bench_constraint_command",
+    "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
 }
 
 

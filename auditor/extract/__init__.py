@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from auditor.deadline import check as check_deadline
 from auditor.extract.citations import find_citations
 from auditor.extract.claims import SubjectMemory, claims_for_sentence
 from auditor.extract.context import SentenceInfo, compile_rule
@@ -74,6 +75,7 @@ def extract_claims(
     memory = SubjectMemory()
     claims: list[Claim] = []
     for i, info in enumerate(infos):
+        check_deadline()
         claims += claims_for_sentence(info, i, compiled, kb, domain, memory)
     return Extraction(infos, claims)
 
@@ -120,6 +122,7 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
             infos[i].frequencies.append(f)
     heading_mentions: dict[str, list[Mention]] = {}
     for info in infos:
+        check_deadline()
         s = info.sentence
         info.citations = find_citations(s.text, s.start)
         info.identifiers = find_identifiers(s.text, s.start)

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from auditor.types import CitationRef
 
-_PREFILTER = re.compile(r"\d+\s+[A-Z][A-Za-z0-9.\s'()]{0,30}?\d+")
+_PREFILTER = re.compile(r"(?<!\d)\d++\s+[A-Z][A-Za-z0-9.\s'()]{0,30}?\d+")
 _USC = re.compile(
     r"\b(?P<title>\d{1,2})\s*U\.?\s?S\.?\s?C\.?(?:\s*A\.)?\s*(?:§§?|[Ss]ec(?:tion|\.)?)?\s*"
     r"(?P<section>\d+[a-zA-Z]*(?:-\d+[a-zA-Z]*)?(?:\([a-zA-Z0-9]+\))*)"
@@ -36,7 +36,7 @@ _PAREN = re.compile(
     r"\((?P<inner>[^()]{0,80}?)\)"
 )
 _YEAR_IN = re.compile(
-    r"(?P<court>.*?)\s*(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*$"
+    r"(?P<court>.*?)\s*+(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*+$"
 )
 _NAME_WORD = (
     r"(?:[A-Z0-9][\w.'’&/\-]*,?|&|of|the|and|for|in|on|to|de|la|ex\s+rel\.|et\s+(?:al|ux|vir)\.?,?)"
@@ -175,7 +175,7 @@ _SCOTUS_REPORTERS = {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S. LEXIS"}
 _PARALLEL_GAP = re.compile(r"(?:,\s*\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*,\s*")
 
 
-_SHORT_FORM = re.compile(r"\s+at\s+\d", re.I)
+_SHORT_FORM = re.compile(r"(?<!\s)\s++at\s+\d", re.I)
 _SHORT_NAME = re.compile(
     r"(?:^|[^\w.'’&-])(?:(?:See|Cf|Accord|Compare|But|Also|E\.g|Contra)\.?,?\s+(?:also\s+|see\s+)?)?"
     r"(?!(?:See|Cf|Accord|Compare|But|Also|Contra)\b)([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}),\s*$"

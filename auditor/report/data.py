@@ -108,9 +108,18 @@ def rule_packs(ruleset: Any) -> dict[str, Any]:
     }
 
 
-def integrity(trail: Any, key: bytes | None) -> dict[str, Any]:
-    """The chain check and the latest signed checkpoint, with a one-paragraph statement."""
+def integrity(trail: Any, key: bytes | None, tenant: str | None = None) -> dict[str, Any]:
+    """The chain check and the latest signed checkpoint, with a one-paragraph statement
+    (for a ``tenant``'s report, other tenants' audit ids are withheld)."""
     report = trail.verify(key=key)
+    shown = dict(report.first_broken) if report.first_broken else None
+    if (
+        shown
+        and shown.get("audit_id")
+        and tenant is not None
+        and trail.get(shown["audit_id"], tenant=tenant) is None
+    ):
+        shown["audit_id"] = None
     cps = trail.checkpoints()
     latest = None
     if cps:
@@ -120,7 +129,14 @@ def integrity(trail: Any, key: bytes | None) -> dict[str, Any]:
             k: cp.get(k) for k in ("seq", "created_at", "head_hash", "key_id", "alg", "signature")
         }
         latest["signature_valid"] = valid
-    if report.ok:
+    if report.ok and getattr(report, "from_seq", 0):
+        text = (
+            f"The audit trail was verified when this report was generated: every signed "
+            f"checkpoint matches the chain, and the {report.checked:,} records after the newest "
+            f"one (seq {report.from_seq:,}) were recomputed, every record and link intact; head "
+            f"hash {report.head_hash}."
+        )
+    elif report.ok:
         text = (
             f"The audit trail's hash chain was recomputed when this report was generated: "
             f"{report.checked:,} records, every record and link intact; head hash "
@@ -144,8 +160,9 @@ def integrity(trail: Any, key: bytes | None) -> dict[str, Any]:
     return {
         "chain_verified": report.ok,
         "records_checked": report.checked,
+        "verified_from_seq": getattr(report, "from_seq", 0),
         "head_hash": report.head_hash,
-        "first_broken": report.first_broken,
+        "first_broken": shown,
         "latest_checkpoint": latest,
         "statement": text,
     }
@@ -253,7 +270,7 @@ def build_report(
             "graphs": graph_sources(kb) if kb is not None else None,
             "rule_packs": rule_packs(rules) if rules is not None else None,
         },
-        "integrity": integrity(trail, key),
+        "integrity": integrity(trail, key, tenant),
     }
 
 

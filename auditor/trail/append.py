@@ -21,10 +21,10 @@ from sqlalchemy.exc import IntegrityError
 from auditor.errors import UsageError
 from auditor.trail.canonical import (
     GENESIS_HASH,
+    HASH_VERSION,
     event_hash,
     field_digests,
     record_hash,
-    sha256_hex,
     to_json_value,
 )
 from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
@@ -32,6 +32,7 @@ from auditor.trail.records import (
     RecordedAudit,
     audit_row,
     canonical_result,
+    check_metadata,
     check_strings,
     check_tenant,
     check_text,
@@ -96,17 +97,16 @@ def prepare(
     check_strings(external_id=external_id, requester=requester, source=source)
     if external_id is not None and not (0 < len(external_id) <= 256):
         raise UsageError("external_id must be 1-256 characters long")
-    res, canon = canonical_result(result)
+    res, _ = canonical_result(result)
     req = to_json_value(
         dict(request)
         if request is not None
         else {"domain": res["domain"], "as_of": None, "citations": None}
     )
-    meta = to_json_value(dict(metadata or {}))
-    digests = {
-        **field_digests({"text": text, "request": req, "meta": meta}),
-        "result": sha256_hex(canon),
-    }
+    meta = to_json_value(check_metadata(metadata))
+    digests = field_digests(
+        {"text": text, "request": req, "meta": meta, "result": res}, version=HASH_VERSION
+    )
     return Pending(
         res,
         claim_rows(res),
@@ -140,13 +140,16 @@ def append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
     if not pendings:
         return []
     try:
-        return _append_many(trail, pendings)
+        out = _append_many(trail, pendings)
     except IntegrityError:
         tenants = {p.tenant for p in pendings}
         if not tenants & trail.known_tenants:
             raise
         trail.known_tenants.difference_update(tenants)  # a tenant row vanished (restore)
-        return _append_many(trail, pendings)
+        out = _append_many(trail, pendings)
+    if trail.checkpoint_policy is not None and any(rec.created for rec, _ in out):
+        trail.maybe_checkpoint()
+    return out
 
 
 def _stored_replays(
@@ -200,7 +203,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
                 metadata=p.metadata,
                 request_sha256=p.request_sha256,
             )
-            rh = record_hash(row, p.claims, digests=p.digests)
+            rh = record_hash(row, p.claims, digests=p.digests, version=HASH_VERSION)
             h = event_hash(
                 seq=seq,
                 kind=EVENT_KIND,
@@ -209,6 +212,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
                 created_at=created_at,
                 record_hash=rh,
                 prev_hash=prev,
+                version=HASH_VERSION,
             )
             audits.append({_COLUMN.get(k, k): v for k, v in row.items()})
             claims += [{"audit_id": audit_id, **c} for c in p.claims]
@@ -222,6 +226,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
                     "record_hash": rh,
                     "prev_hash": prev,
                     "hash": h,
+                    "hash_version": HASH_VERSION,
                 }
             )
             rec = RecordedAudit(str(audit_id), seq, h, created_at, True, p.request_sha256)

@@ -1,22 +1,31 @@
-"""Canonical serialisation and the hashes of the audit trail (hash format version 1).
+"""Canonical serialisation and the hashes of the audit trail (hash format versions 1 and 2).
 
-Canonical JSON: keys sorted, no whitespace (``","``/``":"`` separators), UTF-8, no NaN or
-infinity, floats in Python's shortest round-trip form; dates ``YYYY-MM-DD``; timestamps UTC
-``YYYY-MM-DDTHH:MM:SS.ffffffZ``; UUIDs in hyphenated lower case.
+Version 2 (every record appended since migration 0002): canonical JSON is RFC 8785 (JSON
+Canonicalization Scheme, through the ``rfc8785`` library), so anyone can recompute a hash with
+a JCS implementation of their own (``docs/trail_verify.py`` does it in ~60 lines). Values are
+first reduced to JSON types: dates ``YYYY-MM-DD``; timestamps UTC ``YYYY-MM-DDTHH:MM:SS.ffffffZ``;
+UUIDs hyphenated lower case. Integers must lie within ±(2^53 − 1) and strings must be valid
+Unicode (both required by RFC 8785); NaN and infinity are refused.
+
+Version 1 (records written before): keys sorted, no whitespace, UTF-8, floats in Python's
+shortest round-trip form. Each event stores its version (``trail_events.hash_version``, covered
+by its own hash), so old records keep verifying exactly as they were written.
 
 Two hashes chain the trail::
 
-    record_hash = sha256(canonical({"v": 1, "audit": {AUDIT_FIELDS}, "claims": [{CLAIM_FIELDS}, ...]}))
+    record_hash = sha256(canonical({"v": V, "audit": {AUDIT_FIELDS}, "claims": [{CLAIM_FIELDS}, ...]}))
                   where the large fields (DIGESTED_FIELDS: text, request, meta, result) enter
                   as sha256(canonical(value)), so they can be hashed before the append lock
-    hash        = sha256(canonical({"v": 1, "seq", "kind", "audit_id", "tenant_id",
+    hash        = sha256(canonical({"v": V, "seq", "kind", "audit_id", "tenant_id",
                                     "created_at", "record_hash", "prev_hash"}))
 
 ``prev_hash`` of the first event is ``GENESIS_HASH``. The field lists are explicit (not "every
 column") so adding a column in a later migration never changes the hash of an old record.
 
->>> canonical_json({"b": 1, "a": [1.5, None, "é"]})
+>>> canonical_json({"b": 1, "a": [1.5, None, "é"]}, version=1)
 b'{"a":[1.5,null,"\\xc3\\xa9"],"b":1}'
+>>> canonical_json({"b": 1.0, "a": [1e21, None]})
+b'{"a":[1e+21,null],"b":1}'
 """
 
 from __future__ import annotations
@@ -28,9 +37,12 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
+import rfc8785
+
 from auditor.errors import DataError
 
-HASH_VERSION = 1
+HASH_VERSION = 2  # what new records are hashed with
+HASH_VERSIONS = (1, 2)
 GENESIS_HASH = "0" * 64
 
 AUDIT_FIELDS: tuple[str, ...] = (
@@ -94,25 +106,34 @@ def _default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
 
 
-def canonical_json(value: Any) -> bytes:
-    """The canonical UTF-8 JSON bytes of ``value`` (see the module docstring)."""
+def _v1(value: Any) -> bytes:
+    text = json.dumps(
+        value,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+        default=_default,
+    )
+    return text.encode("utf-8")
+
+
+def canonical_json(value: Any, *, version: int = HASH_VERSION) -> bytes:
+    """The canonical UTF-8 JSON bytes of ``value`` in hash format ``version``."""
     try:
-        text = json.dumps(
-            value,
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-            default=_default,
-        )
-        return text.encode("utf-8")
-    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        if version == 1:
+            return _v1(value)
+        if version != 2:
+            raise DataError(f"unknown hash format version {version!r}")
+        return rfc8785.dumps(json.loads(_v1(value)))
+    except (TypeError, ValueError, RecursionError, rfc8785.CanonicalizationError) as exc:
+        # UnicodeEncodeError is a ValueError; RFC 8785 refuses integers beyond ±(2^53 - 1)
         raise DataError(f"value cannot be stored in the audit trail: {exc}") from exc
 
 
 def to_json_value(value: Any) -> Any:
     """``value`` as plain JSON types (what a JSON column gives back), via canonical JSON."""
-    return json.loads(canonical_json(value))
+    return json.loads(canonical_json(value, version=1))
 
 
 def sha256_hex(data: bytes | str) -> str:
@@ -129,9 +150,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def field_digests(audit: Mapping[str, Any]) -> dict[str, str]:
+def field_digests(audit: Mapping[str, Any], *, version: int = HASH_VERSION) -> dict[str, str]:
     """The digests of the large fields of ``audit`` (see ``DIGESTED_FIELDS``)."""
-    return {f: sha256_hex(canonical_json(audit.get(f))) for f in DIGESTED_FIELDS}
+    return {f: sha256_hex(canonical_json(audit.get(f), version=version)) for f in DIGESTED_FIELDS}
 
 
 def record_hash(
@@ -139,14 +160,15 @@ def record_hash(
     claims: Sequence[Mapping[str, Any]],
     *,
     digests: Mapping[str, str] | None = None,
+    version: int = HASH_VERSION,
 ) -> str:
     """Hash of one stored audit and its claim rows (values as read from the database).
 
     ``digests``: precomputed :func:`field_digests` of ``audit`` (recomputed when omitted).
     """
-    digests = digests if digests is not None else field_digests(audit)
+    digests = digests if digests is not None else field_digests(audit, version=version)
     payload = {
-        "v": HASH_VERSION,
+        "v": version,
         "audit": {
             f: digests[f] if f in DIGESTED_FIELDS else _plain(audit.get(f)) for f in AUDIT_FIELDS
         },
@@ -155,7 +177,7 @@ def record_hash(
             for c in sorted(claims, key=lambda c: c["idx"])
         ],
     }
-    return sha256_hex(canonical_json(payload))
+    return sha256_hex(canonical_json(payload, version=version))
 
 
 def event_hash(
@@ -167,10 +189,11 @@ def event_hash(
     created_at: datetime,
     record_hash: str,
     prev_hash: str,
+    version: int = HASH_VERSION,
 ) -> str:
-    """Hash of one chain event; it covers the previous event's hash."""
+    """Hash of one chain event; it covers the previous event's hash (and its version)."""
     payload = {
-        "v": HASH_VERSION,
+        "v": version,
         "seq": seq,
         "kind": kind,
         "audit_id": str(audit_id),
@@ -179,7 +202,7 @@ def event_hash(
         "record_hash": record_hash,
         "prev_hash": prev_hash,
     }
-    return sha256_hex(canonical_json(payload))
+    return sha256_hex(canonical_json(payload, version=version))
 
 
 __all__ = [
@@ -188,6 +211,7 @@ __all__ = [
     "DIGESTED_FIELDS",
     "GENESIS_HASH",
     "HASH_VERSION",
+    "HASH_VERSIONS",
     "canonical_json",
     "event_hash",
     "field_digests",

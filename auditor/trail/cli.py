@@ -22,11 +22,15 @@ _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead
 
 
 def _trail(db_url: str | None) -> Any:
+    """The trail, with the settings' checkpoint policy and log (when a key is set)."""
     from auditor.settings import get_settings
     from auditor.trail import Trail
 
     settings = get_settings()
-    return Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
+    try:
+        return Trail.from_settings(settings, db_url)
+    except UsageError:  # a weak key: reading and verifying still work, signing refuses
+        return Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
 
 
 def _key() -> bytes:
@@ -34,7 +38,9 @@ def _key() -> bytes:
 
     secret = get_settings().checkpoint_key
     if secret is None:
-        raise UsageError("no checkpoint key: set KGAUDIT_CHECKPOINT_KEY (at least 16 bytes)")
+        raise UsageError(
+            "no checkpoint key: set KGAUDIT_CHECKPOINT_KEY (make one with 'kgaudit trail keygen')"
+        )
     return secret.get_secret_value().encode("utf-8")
 
 
@@ -65,17 +71,26 @@ def migrate_command(db_url: str | None) -> None:
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="An exported checkpoint JSON file to check the chain against (repeatable).",
 )
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Recompute every record from the first (with a key, "
+    "the default starts after the newest valid signed checkpoint).",
+)
 @_JSON
-def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], as_json: bool) -> None:
-    """Check the whole chain; exit 1 naming the first broken record.
+def verify_command(
+    db_url: str | None, checkpoint_files: tuple[Path, ...], full: bool, as_json: bool
+) -> None:
+    """Check the chain; exit 1 naming the first broken record.
 
-    With KGAUDIT_CHECKPOINT_KEY set, stored checkpoints are checked too.
+    With KGAUDIT_CHECKPOINT_KEY set, the stored and logged checkpoints are checked too, and
+    only the records after the newest valid one are recomputed unless --full is given.
     """
     from auditor.settings import get_settings
 
     trail = _trail(db_url)
     key = _key() if checkpoint_files or get_settings().checkpoint_key else None
-    report = trail.verify(key=key)
+    report = _verify_with_progress(trail, key, full or key is None)
     problems = list(report.problems)
     for f in checkpoint_files:
         try:
@@ -108,12 +123,55 @@ def verify_command(db_url: str | None, checkpoint_files: tuple[Path, ...], as_js
         click.echo(f"ok: {report.checked} records verified; head {report.head_hash}")
     else:
         for p in problems[:20]:
-            click.echo(f"BROKEN seq {p['seq']}: {p['reason']}")
+            audit = f" (audit {p['audit_id']})" if p.get("audit_id") else ""
+            click.echo(f"BROKEN seq {p['seq']}{audit}: {p['reason']}")
         if len(problems) > 20:
             click.echo(f"... and {len(problems) - 20} more")
     if problems:
         first = out["first_broken"]
         raise GateFailed(f"the audit trail is broken at seq {first['seq']}: {first['reason']}")
+
+
+def _verify_with_progress(trail: Any, key: bytes | None, full: bool) -> Any:
+    """``trail.verify`` with a progress bar on stderr (shown for long full checks only)."""
+    import sys
+
+    from tqdm import tqdm
+
+    total = trail.count()
+    with tqdm(
+        total=total,
+        unit="rec",
+        file=sys.stderr,
+        desc="verifying",
+        disable=total < 5000 or not full,
+        mininterval=1.0,
+    ) as bar:
+        return trail.verify(key=key, full=full, progress=lambda n: bar.update(n - bar.n))
+
+
+@trail_group.command("keygen")
+def keygen_command() -> None:
+    """Print a new random checkpoint key (set it as KGAUDIT_CHECKPOINT_KEY; keep it secret)."""
+    from auditor.trail.checkpoints import generate_key
+
+    click.echo(generate_key())
+
+
+@trail_group.command("export")
+@DB_OPTION
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="JSONL file: one line per event with its audit and claims, as hashed.",
+)
+def export_command(db_url: str | None, out: Path) -> None:
+    """Export the chain for third-party verification (see docs/trail.md)."""
+    from auditor.trail.export import export_trail
+
+    n = export_trail(_trail(db_url), out)
+    click.echo(f"exported {n} records to {out}")
 
 
 @trail_group.command("checkpoint")

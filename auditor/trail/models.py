@@ -29,6 +29,7 @@ from sqlalchemy import (
     Index,
     Integer,
     MetaData,
+    SmallInteger,
     String,
     Text,
     UniqueConstraint,
@@ -37,6 +38,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
+
+from auditor.trail.canonical import HASH_VERSION
 
 NAMING_CONVENTION: dict[str, str] = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -172,6 +175,11 @@ class TrailEvent(Base):
     record_hash: Mapped[str] = mapped_column(String(64))
     prev_hash: Mapped[str] = mapped_column(String(64))
     hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # hash format of this event and its record (auditor.trail.canonical); rows written before
+    # migration 0002 are version 1
+    hash_version: Mapped[int] = mapped_column(
+        SmallInteger, default=HASH_VERSION, server_default="1"
+    )
 
 
 class TrailHead(Base):

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from auditor.trail.store import Trail
 
 MAX_LIMIT = 500
+MAX_SEQ = 2**63 - 1  # the largest BIGINT: a sequence number beyond it cannot exist
 _PAGE = 200
 
 
@@ -31,7 +32,7 @@ def decode_cursor(cursor: str) -> int:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         kind, _, value = raw.partition(":")
-        if kind != "seq" or not value.isdigit():
+        if kind != "seq" or not value.isdigit() or len(value) > 19 or int(value) > MAX_SEQ:
             raise ValueError(raw)
         return int(value)
     except (ValueError, binascii.Error, UnicodeDecodeError) as exc:
@@ -51,10 +52,15 @@ def to_datetime(value: datetime | date | str | None, *, end: bool = False) -> da
             )
         except ValueError as exc:
             raise UsageError(f"{value!r} is not an ISO date or timestamp") from exc
-    if not isinstance(value, datetime):
-        day = value + timedelta(days=1) if end else value
-        return datetime.combine(day, time(), tzinfo=UTC)
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    try:
+        if not isinstance(value, datetime):
+            day = value + timedelta(days=1) if end else value
+            return datetime.combine(day, time(), tzinfo=UTC)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError as exc:  # 9999-12-31 as an end bound, or a UTC year before 1
+        raise UsageError(
+            f"{value} is out of range: dates must lie between 0001-01-01 and 9999-12-30"
+        ) from exc
 
 
 def _filtered(

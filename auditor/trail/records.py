@@ -12,6 +12,7 @@ from typing import Any
 
 from auditor.errors import DataError, UsageError
 from auditor.trail.canonical import canonical_json, format_timestamp, sha256_hex
+from auditor.trail.metadata import check_metadata, json_depth, readable_metadata
 from auditor.trail.models import Audit, AuditClaim, TrailEvent
 from auditor.types import VERDICTS
 
@@ -65,11 +66,11 @@ def check_strings(**values: str | None) -> None:
 
 
 def canonical_result(result: Any) -> tuple[dict[str, Any], bytes]:
-    """``result.to_dict()`` (or a mapping) as plain JSON values, and its canonical JSON."""
+    """``result.to_dict()`` (or a mapping) as plain JSON values, and its sorted-key JSON."""
     raw = result.to_dict() if hasattr(result, "to_dict") else result
     if not isinstance(raw, Mapping):
         raise DataError("the audit result is neither an AuditResult nor a mapping")
-    canon = canonical_json(raw)
+    canon = canonical_json(raw, version=1)
     out = json.loads(canon)
     missing = [k for k in _REQUIRED if k not in out]
     if missing:
@@ -83,9 +84,12 @@ def result_dict(result: Any) -> dict[str, Any]:
 
 
 def request_digest(text: str, request: Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
-    """Identity of a request, used to tell an idempotent replay from a conflicting reuse."""
+    """Identity of a request, used to tell an idempotent replay from a conflicting reuse
+    (hash format 1 always: stored digests of earlier requests must keep matching)."""
     return sha256_hex(
-        canonical_json({"text_sha256": sha256_hex(text), "request": request, "metadata": metadata})
+        canonical_json(
+            {"text_sha256": sha256_hex(text), "request": request, "metadata": metadata}, version=1
+        )
     )
 
 
@@ -102,7 +106,7 @@ def _str_or_none(value: Any, limit: int | None = None) -> str | None:
     value stays in the result JSON; these columns only serve queries)."""
     if value is None:
         return None
-    out = value if isinstance(value, str) else canonical_json(value).decode("utf-8")
+    out = value if isinstance(value, str) else canonical_json(value, version=1).decode("utf-8")
     return out[:limit] if limit is not None else out
 
 
@@ -216,7 +220,7 @@ def summary_dict(a: Audit | Any, ev: TrailEvent | Any | None) -> dict[str, Any]:
         "kg_version": a.kg_version,
         "rules_version": a.rules_version,
         "auditor_version": a.auditor_version,
-        "metadata": a.meta,
+        "metadata": readable_metadata(a.meta),
     }
 
 
@@ -246,13 +250,16 @@ __all__ = [
     "RecordedAudit",
     "audit_row",
     "canonical_result",
+    "check_metadata",
     "check_strings",
     "check_tenant",
     "check_text",
     "claim_rows",
     "column_values",
     "full_dict",
+    "json_depth",
     "parse_audit_id",
+    "readable_metadata",
     "request_digest",
     "result_dict",
     "summary_dict",

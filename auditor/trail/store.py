@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 from auditor.errors import DataError, UsageError
 from auditor.trail import db, queries
 from auditor.trail.append import EVENT_KIND, append, prepare
+from auditor.trail.auto_checkpoint import AutoCheckpointer
+from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
 from auditor.trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
@@ -43,14 +45,44 @@ class Trail:
     :func:`auditor.trail.db.create_trail_engine`); settings: ``trail_durable_commits``.
     """
 
-    def __init__(self, db_url: str, *, durable: bool = True, engine: Engine | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        *,
+        durable: bool = True,
+        engine: Engine | None = None,
+        checkpoints: CheckpointPolicy | None = None,
+    ) -> None:
         self.db_url = db_url
         self.engine = engine or db.create_trail_engine(db_url, durable=durable)
+        self.checkpoint_policy: CheckpointPolicy | None = None
+        self.checkpoint_log: CheckpointLog | None = None
+        self._auto: AutoCheckpointer | None = None
+        if checkpoints is not None:
+            self.use_checkpoints(checkpoints)
         self._write_engine = self.engine.execution_options(**{db.WRITE_OPTION: True})
         self.known_tenants: set[str] = set()  # tenants known to exist (skip their INSERT)
         # SQLite: threads of one process queue here rather than in SQLite's busy handler,
         # whose sleeps (up to 100 ms) would add latency; other processes still use the lock.
         self._local_writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+
+    @classmethod
+    def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
+        """The trail of ``settings`` (or ``db_url``) with its checkpoint policy, if a key is set."""
+        return cls(
+            db_url or settings.db_url,
+            durable=settings.trail_durable_commits,
+            checkpoints=CheckpointPolicy.from_settings(settings),
+        )
+
+    def use_checkpoints(self, policy: CheckpointPolicy | None) -> None:
+        """Sign checkpoints automatically under ``policy`` and log them to ``policy.log``."""
+        self.checkpoint_policy = policy
+        self.checkpoint_log = None
+        self._auto = AutoCheckpointer(self, policy) if policy is not None else None
+        if policy is not None and policy.log is not None:
+            url = self.engine.url.render_as_string(hide_password=True)
+            self.checkpoint_log = CheckpointLog(policy.log, CheckpointLog.label_for(url))
 
     def __repr__(self) -> str:
         return f"Trail({self.engine.url.render_as_string(hide_password=True)!r})"
@@ -269,12 +301,31 @@ class Trail:
 
     # -- integrity ------------------------------------------------------------------------
 
-    def verify(self, *, key: bytes | None = None) -> VerifyReport:
-        """Check the whole chain (and, given ``key``, every stored checkpoint)."""
-        return verify_chain(self, key=key)
+    def verify(
+        self, *, key: bytes | None = None, full: bool | None = None, progress: Any = None
+    ) -> VerifyReport:
+        """Check the chain; given ``key``, also every stored and logged checkpoint.
+
+        ``full`` (default: True without a key, False with one) recomputes every record; else
+        only the records after the newest valid signed checkpoint (see ``verify_chain``).
+        """
+        full = key is None if full is None else full
+        return verify_chain(self, key=key, full=full, progress=progress)
+
+    def maybe_checkpoint(self, *, wait: bool = False) -> None:
+        """Sign a checkpoint if the policy says one is due (in a background thread; ``wait``
+        for it). Called after every append; servers also call it on a timer."""
+        if self._auto is not None:
+            self._auto.maybe(wait=wait)
+
+    def wait_for_checkpoint(self, timeout: float | None = None) -> None:
+        """Wait for a running automatic checkpoint (before a short-lived process exits)."""
+        if self._auto is not None:
+            self._auto.wait(timeout)
 
     def checkpoint(self, key: bytes, *, verify_first: bool = True) -> dict[str, Any]:
-        """Sign the current chain head (HMAC-SHA256), store and return the checkpoint."""
+        """Sign the current chain head (HMAC-SHA256), store it, append it to the checkpoint
+        log, and return it."""
         from auditor.trail.checkpoints import create_checkpoint
 
         return create_checkpoint(self, key, verify_first=verify_first)

@@ -3,18 +3,30 @@
 Detected: any changed field of an audit, its claims or its event (record/event hash), a
 deleted event (sequence gap) or audit, reordered events (hash and link mismatch), an event
 inserted in the middle (link mismatch), an audit row that is not in the chain (forged
-insert), and a truncated tail (head row). A rewrite of the whole chain with recomputed
-hashes is caught by the signed checkpoints (``key``).
+insert), and a truncated tail (head row). With the checkpoint key: a rewrite of the whole
+chain (a signed checkpoint no longer matches), and a deleted stored checkpoint (it is still in
+the checkpoint log outside the database).
+
+Two modes. ``full=True`` recomputes every record from the first. ``full=False``
+(incremental) starts after the newest valid signed checkpoint: that checkpoint vouches for
+the chain up to its ``seq`` (it was signed only after the chain verified), so only the
+records after it are recomputed; every checkpoint is still checked against the chain, and the
+orphan and head checks still cover the whole table. Without a key there is no trusted
+checkpoint and both modes walk everything.
+
+Reasons name sequence numbers only; audit ids are in the ``audit_id`` field, which the API
+withholds from other tenants.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import exists, select
 
-from auditor.trail.canonical import GENESIS_HASH, event_hash, record_hash
+from auditor.trail.canonical import GENESIS_HASH, HASH_VERSIONS, event_hash, record_hash
 from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
 from auditor.trail.records import column_values
 
@@ -23,17 +35,21 @@ if TYPE_CHECKING:
 
 BATCH = 500
 MAX_PROBLEMS = 100
+Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
-    """``first_broken``: ``{"seq", "audit_id", "code", "reason"}`` of the earliest problem."""
+    """``first_broken``: ``{"seq", "audit_id", "code", "reason"}`` of the earliest problem;
+    ``from_seq``: records after it were recomputed (0: all of them)."""
 
     ok: bool
     checked: int
     head_hash: str | None
     first_broken: dict[str, Any] | None
     problems: list[dict[str, Any]] = field(default_factory=list)
+    from_seq: int = 0
+    full: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +58,8 @@ class VerifyReport:
             "head_hash": self.head_hash,
             "first_broken": self.first_broken,
             "problems": self.problems,
+            "from_seq": self.from_seq,
+            "full": self.full,
         }
 
 
@@ -58,6 +76,7 @@ def _check_event(
     ev: TrailEvent, audit: Audit | None, claims: list[AuditClaim], expected_seq: int, prev_hash: str
 ) -> list[dict[str, Any]]:
     out = []
+    v = ev.hash_version or 1
     if ev.seq != expected_seq:
         span = f"{expected_seq}" if ev.seq == expected_seq + 1 else f"{expected_seq}-{ev.seq - 1}"
         out.append(
@@ -69,14 +88,19 @@ def _check_event(
                 f"{expected_seq - 1} to {ev.seq}",
             )
         )
-    recomputed = event_hash(
-        seq=ev.seq,
-        kind=ev.kind,
-        audit_id=ev.audit_id,
-        tenant_id=ev.tenant_id,
-        created_at=ev.created_at,
-        record_hash=ev.record_hash,
-        prev_hash=ev.prev_hash,
+    recomputed = (
+        event_hash(
+            seq=ev.seq,
+            kind=ev.kind,
+            audit_id=ev.audit_id,
+            tenant_id=ev.tenant_id,
+            created_at=ev.created_at,
+            record_hash=ev.record_hash,
+            prev_hash=ev.prev_hash,
+            version=v,
+        )
+        if v in HASH_VERSIONS
+        else None
     )
     if recomputed != ev.hash:
         out.append(
@@ -84,8 +108,7 @@ def _check_event(
                 ev.seq,
                 ev.audit_id,
                 "event_altered",
-                f"event {ev.seq} (audit {ev.audit_id}) was altered: its hash "
-                "does not match its fields",
+                f"event {ev.seq} was altered: its hash does not match its fields",
             )
         )
     elif ev.prev_hash != prev_hash and ev.seq == expected_seq:
@@ -94,35 +117,106 @@ def _check_event(
                 ev.seq,
                 ev.audit_id,
                 "broken_link",
-                f"event {ev.seq} (audit {ev.audit_id}) does not follow event "
-                f"{ev.seq - 1}: records were reordered, inserted or replaced",
+                f"event {ev.seq} does not follow event {ev.seq - 1}: records were "
+                "reordered, inserted or replaced",
             )
         )
     if audit is None:
         out.append(
             _problem(
-                ev.seq,
-                ev.audit_id,
-                "missing_audit",
-                f"audit {ev.audit_id} of event {ev.seq} is missing",
+                ev.seq, ev.audit_id, "missing_audit", f"the audit of event {ev.seq} is missing"
             )
         )
-    elif record_hash(column_values(audit), [column_values(c) for c in claims]) != ev.record_hash:
+    elif (
+        recomputed is not None
+        and record_hash(column_values(audit), [column_values(c) for c in claims], version=v)
+        != ev.record_hash
+    ):
         out.append(
             _problem(
                 ev.seq,
                 ev.audit_id,
                 "record_altered",
-                f"audit {ev.audit_id} (seq {ev.seq}) was altered: the stored "
-                "audit or its claims differ from what was hashed",
+                f"the audit at seq {ev.seq} was altered: the stored audit or its "
+                "claims differ from what was hashed",
             )
         )
     return out
 
 
-def verify_chain(trail: Trail, *, key: bytes | None = None) -> VerifyReport:
+def _checkpoint_problems(
+    trail: Trail, key: bytes
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """Problems of the stored and logged checkpoints, and the newest valid one."""
+    from auditor.trail.checkpoints import chain_problem, signature_problem
+
+    stored = trail.checkpoints()
+    logged = trail.checkpoint_log.read() if trail.checkpoint_log is not None else []
+    problems = [
+        _problem(
+            None,
+            None,
+            "checkpoint_log_malformed",
+            f"line {cp['malformed']} of the checkpoint log is not JSON",
+        )
+        for cp in logged
+        if "malformed" in cp
+    ]
+    logged = [cp for cp in logged if "malformed" not in cp]
+    signed = {(cp.get("seq"), cp.get("signature")) for cp in stored}
+    for cp in logged:
+        if (cp.get("seq"), cp.get("signature")) not in signed:
+            problems.append(
+                _problem(
+                    cp.get("seq"),
+                    None,
+                    "checkpoint_missing",
+                    f"the checkpoint of seq {cp.get('seq')} signed at "
+                    f"{cp.get('created_at')} is in the checkpoint log but no "
+                    "longer in the database: stored checkpoints were deleted",
+                )
+            )
+    candidates: list[dict[str, Any]] = []
+    for cp in [*stored, *logged]:
+        reason = signature_problem(cp, key)
+        if reason is None:
+            candidates.append(cp)
+        else:
+            problems.append(_problem(cp.get("seq"), None, "checkpoint_mismatch", reason))
+    seqs = sorted({int(cp["seq"]) for cp in candidates if int(cp["seq"]) > 0})
+    hashes: dict[int, str] = {}
+    with trail.session() as s:
+        for i in range(0, len(seqs), BATCH):
+            rows = s.execute(
+                select(TrailEvent.seq, TrailEvent.hash).where(
+                    TrailEvent.seq.in_(seqs[i : i + BATCH])
+                )
+            )
+            hashes.update({r.seq: r.hash for r in rows})
+    valid, seen = [], set()
+    for cp in candidates:
+        reason = chain_problem(cp, hashes.get(int(cp["seq"])))
+        if reason is None:
+            valid.append(cp)
+        elif (cp["seq"], cp.get("signature")) not in seen:
+            seen.add((cp["seq"], cp.get("signature")))
+            problems.append(_problem(int(cp["seq"]), None, "checkpoint_mismatch", reason))
+    anchor = max(valid, key=lambda cp: int(cp["seq"]), default=None)
+    return problems, anchor
+
+
+def verify_chain(
+    trail: Trail, *, key: bytes | None = None, full: bool = True, progress: Progress | None = None
+) -> VerifyReport:
+    """Check the chain (see the module docstring); ``progress`` gets the records checked so
+    far after every batch."""
     problems: list[dict[str, Any]] = []
-    checked, last_seq, last_hash = 0, 0, GENESIS_HASH
+    anchor = None
+    if key is not None:
+        problems, anchor = _checkpoint_problems(trail, key)
+    start = 0 if full or anchor is None or problems else int(anchor["seq"])
+    checked, last_seq = 0, start
+    last_hash = GENESIS_HASH if start == 0 else str(anchor["head_hash"])  # type: ignore[index]
     with trail.session(snapshot=True) as s:  # appends may go on meanwhile
         head = s.get(TrailHead, HEAD_ROW_ID)
         complete = False  # stop early once MAX_PROBLEMS are found: the report is long enough
@@ -155,7 +249,9 @@ def verify_chain(trail: Trail, *, key: bytes | None = None) -> VerifyReport:
                 )
                 checked, last_seq, last_hash = checked + 1, ev.seq, ev.hash
             s.expunge_all()
-        head_hash = None if checked == 0 else last_hash
+            if progress is not None:
+                progress(checked)
+        head_hash = None if last_seq == 0 else last_hash
         if head is None:
             problems.append(_problem(None, None, "missing_head", "the trail_head row is missing"))
         elif complete and (head.seq, head.hash) != (last_seq, head_hash):
@@ -180,17 +276,10 @@ def verify_chain(trail: Trail, *, key: bytes | None = None) -> VerifyReport:
                 o.seq,
                 o.id,
                 "not_in_chain",
-                f"audit {o.id} (seq {o.seq}) is not in the chain: inserted without an event",
+                f"the audit at seq {o.seq} is not in the chain: inserted without an event",
             )
             for o in orphans
         ]
-    if key is not None:
-        from auditor.trail.checkpoints import check_checkpoint
-
-        for cp in trail.checkpoints():
-            reason = check_checkpoint(trail, cp, key)
-            if reason is not None:
-                problems.append(_problem(cp["seq"], None, "checkpoint_mismatch", reason))
     problems.sort(key=lambda p: (p["seq"] is None, p["seq"] or 0))
     return VerifyReport(
         ok=not problems,
@@ -198,6 +287,8 @@ def verify_chain(trail: Trail, *, key: bytes | None = None) -> VerifyReport:
         head_hash=head_hash,
         first_broken=problems[0] if problems else None,
         problems=problems,
+        from_seq=start,
+        full=start == 0,
     )
 
 

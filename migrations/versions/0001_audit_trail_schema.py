@@ -63,8 +63,9 @@ def upgrade() -> None:
         sa.Column("name", sa.String(length=256), nullable=True),
         sa.Column("created_at", _TS, nullable=False),
         sa.Column("revoked_at", _TS, nullable=True),
-        sa.ForeignKeyConstraint(["tenant_id"], ["tenants.id"],
-                                name=op.f("fk_api_keys_tenant_id_tenants")),
+        sa.ForeignKeyConstraint(
+            ["tenant_id"], ["tenants.id"], name=op.f("fk_api_keys_tenant_id_tenants")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_api_keys")),
         sa.UniqueConstraint("prefix", name=op.f("uq_api_keys_prefix")),
     )
@@ -96,20 +97,26 @@ def upgrade() -> None:
         sa.Column("kg_version", sa.String(length=128), nullable=False),
         sa.Column("rules_version", sa.String(length=128), nullable=False),
         sa.Column("auditor_version", sa.String(length=128), nullable=False),
-        sa.ForeignKeyConstraint(["tenant_id"], ["tenants.id"],
-                                name=op.f("fk_audits_tenant_id_tenants")),
+        sa.ForeignKeyConstraint(
+            ["tenant_id"], ["tenants.id"], name=op.f("fk_audits_tenant_id_tenants")
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_audits")),
         sa.UniqueConstraint("seq", name=op.f("uq_audits_seq")),
-        sa.UniqueConstraint("tenant_id", "external_id",
-                            name=op.f("uq_audits_tenant_id_external_id")),
+        sa.UniqueConstraint(
+            "tenant_id", "external_id", name=op.f("uq_audits_tenant_id_external_id")
+        ),
     )
     op.create_index(op.f("ix_audits_domain"), "audits", ["domain"])
     op.create_index(op.f("ix_audits_tenant_id_created_at"), "audits", ["tenant_id", "created_at"])
     op.create_index(op.f("ix_audits_tenant_id_seq"), "audits", ["tenant_id", "seq"])
     op.create_table(
         "audit_claims",
-        sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
-                  autoincrement=True, nullable=False),
+        sa.Column(
+            "id",
+            sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+            autoincrement=True,
+            nullable=False,
+        ),
         sa.Column("audit_id", sa.Uuid(), nullable=False),
         sa.Column("idx", sa.Integer(), nullable=False),
         sa.Column("text", sa.Text(), nullable=False),
@@ -121,17 +128,26 @@ def upgrade() -> None:
         sa.Column("verdict", sa.String(length=16), nullable=False),
         sa.Column("hallucination_type", sa.String(length=64), nullable=True),
         sa.Column("rule_id", sa.String(length=256), nullable=True),
-        sa.ForeignKeyConstraint(["audit_id"], ["audits.id"], ondelete="CASCADE",
-                                name=op.f("fk_audit_claims_audit_id_audits")),
+        sa.ForeignKeyConstraint(
+            ["audit_id"],
+            ["audits.id"],
+            ondelete="CASCADE",
+            name=op.f("fk_audit_claims_audit_id_audits"),
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_audit_claims")),
         sa.UniqueConstraint("audit_id", "idx", name=op.f("uq_audit_claims_audit_id_idx")),
     )
-    op.create_index(op.f("ix_audit_claims_hallucination_type_audit_id"), "audit_claims",
-                    ["hallucination_type", "audit_id"])
-    op.create_index(op.f("ix_audit_claims_rule_id_audit_id"), "audit_claims",
-                    ["rule_id", "audit_id"])
-    op.create_index(op.f("ix_audit_claims_verdict_audit_id"), "audit_claims",
-                    ["verdict", "audit_id"])
+    op.create_index(
+        op.f("ix_audit_claims_hallucination_type_audit_id"),
+        "audit_claims",
+        ["hallucination_type", "audit_id"],
+    )
+    op.create_index(
+        op.f("ix_audit_claims_rule_id_audit_id"), "audit_claims", ["rule_id", "audit_id"]
+    )
+    op.create_index(
+        op.f("ix_audit_claims_verdict_audit_id"), "audit_claims", ["verdict", "audit_id"]
+    )
     op.create_table(
         "trail_events",
         sa.Column("seq", sa.BigInteger(), autoincrement=False, nullable=False),
@@ -142,8 +158,9 @@ def upgrade() -> None:
         sa.Column("record_hash", sa.String(length=64), nullable=False),
         sa.Column("prev_hash", sa.String(length=64), nullable=False),
         sa.Column("hash", sa.String(length=64), nullable=False),
-        sa.ForeignKeyConstraint(["audit_id"], ["audits.id"],
-                                name=op.f("fk_trail_events_audit_id_audits")),
+        sa.ForeignKeyConstraint(
+            ["audit_id"], ["audits.id"], name=op.f("fk_trail_events_audit_id_audits")
+        ),
         sa.PrimaryKeyConstraint("seq", name=op.f("pk_trail_events")),
         sa.UniqueConstraint("audit_id", name=op.f("uq_trail_events_audit_id")),
         sa.UniqueConstraint("hash", name=op.f("uq_trail_events_hash")),

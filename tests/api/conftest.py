@@ -102,6 +102,7 @@ PRINCIPALS = {
     "acme-admin": ("acme", "admin"),
     "beta-auditor": ("beta", "auditor"),
 }
+OPERATOR_KEY = "op-Xw93kLq7Zr2Tn5Vb8Mc1Hd6Jf4Gs0Pa"  # the operator's configured key
 
 
 @pytest.fixture
@@ -110,7 +111,13 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
 
     def make(audit_fn: Callable[..., Any] = fake_audit, **overrides: Any) -> Api:
         settings = Settings(
-            home=tmp_path, database_url=db_url, **{"rate_limit_per_minute": 100_000, **overrides}
+            **{
+                "home": tmp_path,
+                "database_url": db_url,
+                "rate_limit_per_minute": 100_000,
+                "operator_key": OPERATOR_KEY,
+                **overrides,
+            }
         )
         trail = Trail(db_url)
         app = create_app(settings, trail=trail, audit_fn=audit_fn, kb_loader=lambda d: FakeKB())
@@ -118,6 +125,7 @@ def make_api(db_url: str, tmp_path: Path) -> Iterator[Callable[..., Api]]:
         keys = KeyStore(trail)
         for who, (tenant, role) in PRINCIPALS.items():
             api.tokens[who] = keys.create(tenant=tenant, role=role, name=who)[1]
+        api.tokens["operator"] = OPERATOR_KEY
         made.append(api)
         return api
 

@@ -58,7 +58,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, str, Any, int]] = [
     ("429-rate", {"rate_limit_per_minute": 1}, "acme-viewer", "GET", "/v1/audits", None, 429),
     ("500-bug", {"audit_fn": _broken}, "acme-auditor", "POST", "/v1/audits", BODY, 500),
     ("503-auditor", {"audit_fn": _unavailable}, "acme-auditor", "POST", "/v1/audits", BODY, 503),
-    ("503-no-checkpoint-key", {}, "acme-admin", "POST", "/v1/trail/checkpoints", None, 503),
+    ("503-no-checkpoint-key", {}, "operator", "POST", "/v1/trail/checkpoints", None, 503),
     (
         "504-timeout",
         {"audit_fn": _slow, "request_timeout_s": 0.1},

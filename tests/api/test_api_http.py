@@ -3,10 +3,12 @@ in the database; results equal in-process ``audit()``; logs hold no secrets."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from auditor.trail import Trail
 from auditor.trail.testing import reset_trail
 
 pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parents[2]
 SECRET_TEXT = (
     "Adults should not take more than 4,000 mg of acetaminophen a day. "
     "Patient Zed Quorra-5521 took ibuprofen with warfarin."
@@ -45,7 +48,7 @@ def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
         **os.environ,
         "KGAUDIT_DATABASE_URL": db_url,
         "KGAUDIT_RATE_LIMIT_PER_MINUTE": "100000",
-        "KGAUDIT_CHECKPOINT_KEY": "c" * 32,
+        "KGAUDIT_CHECKPOINT_KEY": "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA",
     }
     trail = Trail(db_url)  # (``kgaudit keys create`` itself is tested in test_trail_cli.py)
     trail.migrate()
@@ -153,7 +156,7 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
         assert other.status_code == 404 and other.json()["error"]["code"] == "not_found"
         assert client.post("/v1/audits", json=body, headers=_h(server, "other")).status_code == 403
         verify = client.get("/v1/trail/verify", headers=_h(server)).json()
-        assert verify["ok"] and verify["checked"] >= 1
+        assert verify["ok"] and verify["checked"] + verify["from_seq"] >= 1
         stats = client.get("/v1/kg/medical/stats", headers=_h(server))
         assert stats.status_code == 200 and stats.json()["facts"] > 0
         found = client.get("/v1/kg/medical/entities?q=acetaminophen", headers=_h(server))
@@ -177,3 +180,74 @@ def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
     assert "Zed Quorra" not in log and "acetaminophen" not in log  # ...without the text
     for token in server.tokens.values():
         assert token not in log and token.split("_", 2)[2][:12] not in log
+
+
+def test_200_kb_of_digits_is_answered_while_healthz_stays_responsive(server: Server) -> None:
+    """Issue 14, finding 1: 16,000 digits froze the server for 33 s, 199,000 for good. The
+    bounds are generous (a loaded 2-core machine); measured: ~0.5 s and ~0.05 s."""
+    latencies: list[float] = []
+    stop = threading.Event()
+
+    def poll() -> None:
+        with httpx.Client(base_url=server.url, timeout=120) as c:
+            while not stop.is_set():
+                t0 = time.monotonic()
+                c.get("/healthz")
+                latencies.append(time.monotonic() - t0)
+                time.sleep(0.05)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=120) as client:
+            t0 = time.monotonic()
+            r = client.post(
+                "/v1/audits", json={"text": "1" * 200_000, "domain": "auto"}, headers=_h(server)
+            )
+            elapsed = time.monotonic() - t0
+    finally:
+        stop.set()
+        poller.join(130)
+    assert r.status_code == 201 or 400 <= r.status_code < 500, r.text
+    assert elapsed < 20 and latencies and max(latencies) < 5, (elapsed, max(latencies))
+
+
+def test_a_100_kb_header_gets_the_json_error_shape(server: Server) -> None:
+    r = httpx.get(
+        f"{server.url}/v1/audits", headers={**_h(server), "X-Big": "x" * 100_000}, timeout=60
+    )
+    assert r.status_code == 431 and r.json()["error"]["code"] == "headers_too_large"
+
+
+def _doc_commands(path: Path) -> list[str]:
+    """The ``$ curl ...`` commands of a markdown file (continuation lines joined)."""
+    out, current = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if current is None and line.startswith("$ curl "):
+            current = line[2:]
+        elif current is not None:
+            current += "\n" + line
+        else:
+            continue
+        if not current.rstrip().endswith("\\") and current.count("'") % 2 == 0:
+            out.append(current)
+            current = None
+    return out
+
+
+@pytest.mark.parametrize("doc", ["api.md", "batch.md"])
+def test_the_docs_curl_examples_work(server: Server, doc: str) -> None:
+    """Issue 14, finding 14: the example in docs/api.md answered 422 (no Content-Type)."""
+    commands = _doc_commands(REPO / "docs" / doc)
+    if doc == "api.md":
+        assert len(commands) >= 2
+    port = server.url.rsplit(":", 1)[1]
+    env = {**os.environ, "KEY": server.tokens["auditor"]}
+    for cmd in commands:
+        cmd = cmd.replace("localhost:8000", f"127.0.0.1:{port}")
+        done = subprocess.run(
+            ["bash", "-c", cmd], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert done.returncode == 0, (cmd, done.stderr)
+        body = json.loads(done.stdout)
+        assert not (isinstance(body, dict) and "error" in body), (cmd, body)

@@ -47,7 +47,7 @@ def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     settings_ = Settings(
         database_url=url,
         rate_limit_per_minute=1_000_000,
-        checkpoint_key="c" * 32,
+        checkpoint_key="Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA",
         max_text_chars=5000,
     )
     app = create_app(settings_, trail=trail)

@@ -71,16 +71,16 @@ def test_other_tenants_audits_are_404(api: Any) -> None:
     assert unknown.json()["error"]["message"] == r.json()["error"]["message"]  # no oracle
 
 
-def test_admin_manages_keys_and_tenants(api: Any) -> None:
+def test_admin_manages_its_own_tenants_keys(api: Any) -> None:
     admin = api.auth("acme-admin")
     created = api.client.post(
-        "/v1/keys", json={"tenant": "gamma", "role": "viewer", "name": "dash"}, headers=admin
+        "/v1/keys", json={"tenant": "acme", "role": "viewer", "name": "dash"}, headers=admin
     )
     assert created.status_code == 201
     key = created.json()["key"]
-    listed = api.client.get("/v1/keys?tenant=gamma", headers=admin).json()
-    assert [k["name"] for k in listed] == ["dash"] and all("key" not in k for k in listed)
-    assert key not in str(listed)
+    listed = api.client.get("/v1/keys", headers=admin).json()
+    assert {k["tenant"] for k in listed} == {"acme"} and "dash" in [k["name"] for k in listed]
+    assert key not in str(listed) and all("key" not in k for k in listed)
     assert (
         api.client.get("/v1/audits", headers={"Authorization": f"Bearer {key}"}).status_code == 200
     )
@@ -89,10 +89,44 @@ def test_admin_manages_keys_and_tenants(api: Any) -> None:
         api.client.get("/v1/audits", headers={"Authorization": f"Bearer {key}"}).status_code == 401
     )
     assert api.client.delete(f"/v1/keys/{created.json()['id']}", headers=admin).status_code == 404
-    t = api.client.post("/v1/tenants", json={"id": "delta", "name": "Delta"}, headers=admin)
+    assert [t["id"] for t in api.client.get("/v1/tenants", headers=admin).json()] == ["acme"]
+
+
+def test_a_tenant_admin_is_not_a_super_user(api: Any) -> None:
+    admin = api.auth("acme-admin")
+    assert api.client.get("/v1/keys?tenant=beta", headers=admin).status_code == 403
+    assert (
+        api.client.post(
+            "/v1/keys", json={"tenant": "beta", "role": "admin"}, headers=admin
+        ).status_code
+        == 403
+    )
+    assert api.client.post("/v1/tenants", json={"id": "delta"}, headers=admin).status_code == 403
+    beta_keys = api.client.get("/v1/keys?tenant=beta", headers=api.auth("operator")).json()
+    assert beta_keys and all(k["tenant"] == "beta" for k in beta_keys)
+    assert api.client.delete(f"/v1/keys/{beta_keys[0]['id']}", headers=admin).status_code == 404
+    assert api.client.get("/v1/audits", headers=api.auth("beta-auditor")).status_code == 200
+    assert "beta" not in str(api.client.get("/v1/keys", headers=admin).json())
+    assert "beta" not in str(api.client.get("/v1/tenants", headers=admin).json())
+
+
+def test_the_operator_manages_every_tenant(api: Any) -> None:
+    op = api.auth("operator")
+    t = api.client.post("/v1/tenants", json={"id": "delta", "name": "Delta"}, headers=op)
     assert t.status_code == 201 and t.json()["name"] == "Delta"
-    assert api.client.post("/v1/tenants", json={"id": "delta"}, headers=admin).status_code == 200
-    assert "delta" in [x["id"] for x in api.client.get("/v1/tenants", headers=admin).json()]
+    assert api.client.post("/v1/tenants", json={"id": "delta"}, headers=op).status_code == 200
+    created = api.client.post("/v1/keys", json={"tenant": "delta", "role": "admin"}, headers=op)
+    assert created.status_code == 201
+    assert {"acme", "beta", "delta"} <= {
+        k["tenant"] for k in api.client.get("/v1/keys", headers=op).json()
+    }
+    assert api.client.get("/v1/audits", headers=op).status_code == 403  # no tenant of its own
+    assert (
+        api.client.post(
+            "/v1/keys", json={"tenant": "acme", "role": "operator"}, headers=op
+        ).status_code
+        == 422
+    )  # never issued as a key
 
 
 def test_rate_limit_is_per_key_with_retry_after(make_api: Callable[..., Any]) -> None:

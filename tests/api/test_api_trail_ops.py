@@ -15,11 +15,12 @@ from auditor.trail import Trail
 from auditor.trail.models import Audit
 from auditor.trail.testing import fake_audit, fake_result
 
-KEY = "k" * 32
+KEY = "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA"
+MANUAL = {"checkpoint_every_records": 0, "checkpoint_every_s": 0}  # no automatic checkpoints
 
 
 def test_verify_reports_ok_then_the_broken_record(make_api: Callable[..., Any]) -> None:
-    api = make_api(checkpoint_key=KEY)
+    api = make_api(checkpoint_key=KEY, **MANUAL)
     ids = [
         api.trail.record(fake_result(), text=f"t{i}", tenant="acme" if i else "beta").id
         for i in range(3)
@@ -33,13 +34,35 @@ def test_verify_reports_ok_then_the_broken_record(make_api: Callable[..., Any]) 
     assert body["first_broken"]["audit_id"] is None  # beta's audit id is withheld from acme
     assert body["problems"][1]["audit_id"] == ids[1]
     admin = api.client.get("/v1/trail/verify", headers=api.auth("acme-admin")).json()
-    assert admin["first_broken"]["audit_id"] == ids[0]
+    assert admin["first_broken"]["audit_id"] is None  # a tenant's admin is no exception
+    operator = api.client.get("/v1/trail/verify", headers=api.auth("operator")).json()
+    assert operator["first_broken"]["audit_id"] == ids[0]
+    for report in (body, admin):  # no other tenant's id anywhere, reasons included
+        assert ids[0] not in str(report)
+
+
+def test_only_the_operator_runs_a_full_verification(make_api: Callable[..., Any]) -> None:
+    api = make_api(checkpoint_key=KEY, **MANUAL)
+    for i in range(3):
+        api.trail.record(fake_result(), text=f"t{i}", tenant="acme")
+    api.trail.checkpoint(KEY.encode())
+    api.trail.record(fake_result(), text="later", tenant="acme")
+    quick = api.client.get("/v1/trail/verify", headers=api.auth("acme-viewer")).json()
+    assert quick["ok"] and (quick["from_seq"], quick["checked"], quick["full"]) == (3, 1, False)
+    assert (
+        api.client.get("/v1/trail/verify?full=true", headers=api.auth("acme-admin")).status_code
+        == 403
+    )
+    full = api.client.get("/v1/trail/verify?full=true", headers=api.auth("operator")).json()
+    assert full["ok"] and (full["from_seq"], full["checked"], full["full"]) == (0, 4, True)
 
 
 def test_checkpoints_endpoint(make_api: Callable[..., Any]) -> None:
-    api = make_api(checkpoint_key=KEY)
+    api = make_api(checkpoint_key=KEY, **MANUAL)
     api.trail.record(fake_result(), text="t", tenant="acme")
-    created = api.client.post("/v1/trail/checkpoints", headers=api.auth("acme-admin"))
+    refused = api.client.post("/v1/trail/checkpoints", headers=api.auth("acme-admin"))
+    assert refused.status_code == 403  # signing the global chain is the operator's
+    created = api.client.post("/v1/trail/checkpoints", headers=api.auth("operator"))
     assert created.status_code == 201 and created.json()["seq"] == 1
     listed = api.client.get("/v1/trail/checkpoints", headers=api.auth("acme-viewer")).json()
     assert listed == [created.json()]

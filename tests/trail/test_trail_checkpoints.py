@@ -14,7 +14,7 @@ from auditor.trail.models import Audit, AuditClaim, TrailEvent, TrailHead
 from auditor.trail.records import column_values
 from auditor.trail.testing import fake_audit, fake_result
 
-KEY = b"k" * 32
+KEY = b"kx7Q2mVt9LpR4wZs8NcH3bYf6GdJ1aEu"
 
 
 def _fill(trail: Trail, n: int = 4) -> list[str]:
@@ -91,7 +91,7 @@ def test_truncation_behind_a_checkpoint_is_caught(trail: Trail) -> None:
 
 def test_checkpoint_refuses_a_broken_chain_and_short_keys(trail: Trail) -> None:
     _fill(trail)
-    with pytest.raises(UsageError, match="16 bytes"):
+    with pytest.raises(UsageError, match="32 bytes"):
         trail.checkpoint(b"short")
     with trail.session(write=True) as s:
         s.execute(update(Audit).where(Audit.seq == 1).values(text="forged"))

@@ -18,7 +18,7 @@ from auditor.trail.testing import fake_result
 @pytest.fixture
 def cli_db(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("KGAUDIT_DATABASE_URL", db_url)
-    monkeypatch.setenv("KGAUDIT_CHECKPOINT_KEY", "c" * 32)
+    monkeypatch.setenv("KGAUDIT_CHECKPOINT_KEY", "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA")
     get_settings.cache_clear()
     yield db_url
     get_settings.cache_clear()
@@ -33,7 +33,7 @@ def test_verify_ok_then_broken_exit_codes(cli_db: str, capsys: pytest.CaptureFix
         s.execute(update(Audit).where(Audit.seq == 2).values(text="forged"))
     assert main(["trail", "verify"]) == 1
     captured = capsys.readouterr()
-    assert f"BROKEN seq 2: audit {ids[1]}" in captured.out
+    assert f"BROKEN seq 2 (audit {ids[1]})" in captured.out
     assert "broken at seq 2" in captured.err
     assert main(["trail", "verify", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)

@@ -1,4 +1,10 @@
-"""``/v1/tenants`` and ``/v1/keys`` (admin role): tenants and API keys."""
+"""``/v1/tenants`` and ``/v1/keys``: tenants and API keys.
+
+A tenant's ``admin`` key manages its own tenant only: it sees its tenant and that tenant's
+keys, creates keys for it and revokes them (another tenant's key is a 404, exactly like a
+missing one). Creating tenants and managing other tenants' keys is the operator's job (the
+key configured as ``KGAUDIT_OPERATOR_KEY``, or ``kgaudit keys`` on the command line).
+"""
 
 from __future__ import annotations
 
@@ -6,36 +12,43 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 
-from auditor.api.deps import Admin, ServicesDep
+from auditor.api.deps import Admin, Operator, ServicesDep
 from auditor.api.errors import ApiError
+from auditor.api.keys import Principal
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.api.schemas import KeyCreate, KeyCreated, KeyInfo, TenantCreate, TenantInfo
+from auditor.trail.records import check_strings
 
 router = APIRouter(prefix="/v1", tags=["admin"])
+
+
+def _scope(principal: Principal) -> str | None:
+    """The tenant an admin may manage (None: every tenant, for the operator)."""
+    return None if principal.is_operator else principal.tenant
 
 
 @router.get(
     "/tenants",
     response_model=list[TenantInfo],
-    summary="List tenants",
+    summary="List tenants (a tenant admin sees its own)",
     responses=error_responses(*AUTH_ERRORS),
 )
 def list_tenants(principal: Admin, services: ServicesDep) -> list[dict[str, Any]]:
-    return services.keys.tenants()
+    return services.keys.tenants(only=_scope(principal))
 
 
 @router.post(
     "/tenants",
     response_model=TenantInfo,
     status_code=201,
-    summary="Create a tenant",
+    summary="Create a tenant (operator)",
     responses={
         200: {"model": TenantInfo, "description": "The tenant already exists."},
         **error_responses(*AUTH_ERRORS, 422),
     },
 )
 def create_tenant(
-    body: TenantCreate, principal: Admin, services: ServicesDep, response: Response
+    body: TenantCreate, principal: Operator, services: ServicesDep, response: Response
 ) -> dict[str, Any]:
     existing = {t["id"]: t for t in services.keys.tenants()}
     if body.id in existing:
@@ -56,7 +69,11 @@ def list_keys(
     services: ServicesDep,
     tenant: Annotated[str | None, Query(max_length=64)] = None,
 ) -> list[dict[str, Any]]:
-    return services.keys.list(tenant=tenant)
+    check_strings(tenant=tenant)  # a NUL is a 422 whoever asks
+    scope = _scope(principal)
+    if scope is not None and tenant not in (None, scope):
+        raise ApiError(403, "forbidden", "an admin key manages its own tenant's keys only")
+    return services.keys.list(tenant=scope or tenant)
 
 
 @router.post(
@@ -67,6 +84,9 @@ def list_keys(
     responses=error_responses(*AUTH_ERRORS, 422),
 )
 def create_key(body: KeyCreate, principal: Admin, services: ServicesDep) -> dict[str, Any]:
+    scope = _scope(principal)
+    if scope is not None and body.tenant != scope:
+        raise ApiError(403, "forbidden", "an admin key creates keys for its own tenant only")
     info, token = services.keys.create(tenant=body.tenant, role=body.role, name=body.name)
     return {**info, "key": token}
 
@@ -81,6 +101,6 @@ def create_key(body: KeyCreate, principal: Admin, services: ServicesDep) -> dict
 def revoke_key(
     key_id: Annotated[int, Path(ge=1, le=2**31 - 1)], principal: Admin, services: ServicesDep
 ) -> Response:
-    if not services.keys.revoke(key_id):
+    if not services.keys.revoke(key_id, tenant=_scope(principal)):
         raise ApiError(404, "not_found", "no active API key with this id")
     return Response(status_code=204)

@@ -6,14 +6,17 @@ import time
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Header, Path, Query, Response
+from fastapi import APIRouter, Header, Path, Query, Request, Response
 
-from auditor.api.deps import Creator, Reader, ServicesDep
+from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.api.schemas import AuditPage, AuditRecord, AuditRequest, ClaimPage, VerdictName
+from auditor.deadline import DeadlineExceeded
+from auditor.deadline import deadline as audit_deadline
+from auditor.errors import UsageError
 from auditor.trail.db import json_dumps
-from auditor.trail.records import check_text, parse_audit_id, request_digest
+from auditor.trail.records import check_metadata, check_text, parse_audit_id, request_digest
 
 router = APIRouter(prefix="/v1", tags=["audits"])
 AuditId = Annotated[str, Path(description="The audit's id (a UUID).", max_length=64)]
@@ -39,6 +42,7 @@ def _not_found() -> ApiError:
     },
 )
 async def create_audit(
+    http_request: Request,
     body: AuditRequest,
     principal: Creator,
     services: ServicesDep,
@@ -73,7 +77,15 @@ async def create_audit(
         "as_of": body.as_of.isoformat() if body.as_of else None,
         "citations": body.citations,
     }
-    metadata = body.metadata or {}
+    try:
+        metadata = check_metadata(
+            body.metadata,
+            max_bytes=settings.max_metadata_bytes,
+            max_depth=settings.max_metadata_depth,
+            max_keys=settings.max_metadata_keys,
+        )
+    except UsageError as exc:
+        raise ApiError(422, "invalid_metadata", str(exc)) from None
     digest = request_digest(body.text, request, metadata)
     if external_id is not None:
         stored = await anyio.to_thread.run_sync(
@@ -81,17 +93,22 @@ async def create_audit(
         )
         if stored is not None:
             return _replay(stored, digest)
-    deadline = time.monotonic() + settings.request_timeout_s
+    deadline = request_deadline(http_request, settings.request_timeout_s)
 
     def audit_and_record() -> tuple[Any, dict[str, Any]] | None:
         """One trip to a worker thread: audit, then append unless the request timed out."""
         with services.audit_slots:  # CPU-bound: a few at a time, the rest queue here
-            if time.monotonic() > deadline:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 return None
             t0 = time.perf_counter()
-            result = services.audit_fn(
-                body.text, domain=body.domain, as_of=body.as_of, citations=body.citations
-            )
+            try:  # the auditor stops between sentences at the limit, freeing this worker
+                with audit_deadline(min(settings.audit_timeout_s, left)):
+                    result = services.audit_fn(
+                        body.text, domain=body.domain, as_of=body.as_of, citations=body.citations
+                    )
+            except DeadlineExceeded:
+                return None
             t1 = time.perf_counter()
         services.metrics.audit_seconds.observe(t1 - t0)
         if time.monotonic() > deadline:  # the client already got a 504: record nothing
@@ -116,7 +133,13 @@ async def create_audit(
             503, "auditor_unavailable", "the auditor is not available in this installation"
         ) from exc
     if done is None:
-        raise ApiError(504, "timeout", "the audit took longer than the time limit")
+        raise ApiError(
+            504,
+            "timeout",
+            "the audit took longer than the time limit "
+            f"({min(settings.audit_timeout_s, settings.request_timeout_s):g} s); "
+            "nothing was recorded",
+        )
     rec, stored = done
     if not rec.created:
         return _replay(stored, digest)
@@ -192,7 +215,7 @@ def list_audits(
     rule_id: Annotated[str | None, Query(max_length=256)] = None,
     cursor: Annotated[str | None, Query(max_length=128)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-) -> dict[str, Any]:
+) -> Response:
     items, next_cursor = services.trail.list_audits(
         tenant=principal.tenant,
         domain=domain,
@@ -206,7 +229,7 @@ def list_audits(
         cursor=cursor,
         limit=limit,
     )
-    return {"items": items, "next_cursor": next_cursor}
+    return json_response({"items": items, "next_cursor": next_cursor})
 
 
 @router.get(

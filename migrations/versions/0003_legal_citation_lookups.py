@@ -1,7 +1,7 @@
 """Cached CourtListener citation lookups (optional online citation verification).
 
-Revision ID: 0002_legal_citation_lookups
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 Create Date: 2026-12-03 09:30:00
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0002_legal_citation_lookups"
-down_revision: str | None = "0001"
+revision: str = "0003"
+down_revision: str | None = "0002"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

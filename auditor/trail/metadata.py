@@ -1,0 +1,89 @@
+"""Limits on the metadata stored with an audit, and reading back what was stored before.
+
+Every writer (API, batch, chat, ``Trail.record``) passes metadata through
+:func:`check_metadata`: bounded nesting, key count and size, integers a double represents
+exactly (RFC 8785), valid strings. Reads pass it through :func:`readable_metadata`, so
+metadata stored before these limits existed never makes a list or a report fail.
+All walks are iterative: a deeply nested value cannot exhaust the stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from auditor.errors import UsageError
+from auditor.trail.canonical import canonical_json
+
+MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
+READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
+
+
+def json_depth(value: Any, limit: int) -> int:
+    """Nesting depth of ``value`` (objects and arrays), counted without recursion; stops
+    counting at ``limit + 1``."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict | list):
+            deepest = max(deepest, d)
+            if deepest > limit:
+                return deepest
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def check_metadata(
+    value: Any, *, max_bytes: int = 65_536, max_depth: int = 16, max_keys: int = 1_000
+) -> dict[str, Any]:
+    """``value`` if it is a JSON object the trail can store and every reader can serialise
+    (bounded depth, key count and size; integers within ±(2^53 − 1)); else a UsageError."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise UsageError("metadata must be a JSON object")
+    if json_depth(value, max_depth) > max_depth:
+        raise UsageError(f"metadata is nested deeper than {max_depth} levels")
+    keys, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Mapping):
+            keys += len(v)
+            if keys > max_keys:
+                raise UsageError(f"metadata has more than {max_keys} keys")
+            if not all(isinstance(k, str) for k in v):
+                raise UsageError("metadata keys must be strings")
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple):
+            stack.extend(v)
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SAFE_INT:
+            raise UsageError("metadata holds an integer beyond ±(2^53 - 1); send it as a string")
+        elif isinstance(v, str):
+            _check_string(v)
+    size = len(canonical_json(dict(value), version=1))
+    if size > max_bytes:
+        raise UsageError(f"metadata is {size:,} bytes of JSON; the limit is {max_bytes:,}")
+    return dict(value)
+
+
+def readable_metadata(meta: Any) -> Any:
+    """Stored metadata as returned by reads: too deep for the API's serialisers (stored before
+    the limits existed) it is withheld, never a 500; the database keeps it unchanged."""
+    if json_depth(meta, READ_DEPTH) > READ_DEPTH:
+        return {
+            "_withheld": f"metadata nested deeper than {READ_DEPTH} levels is not returned "
+            "by the API; it is stored unchanged"
+        }
+    return meta
+
+
+def _check_string(value: str) -> None:
+    if "\x00" in value:
+        raise UsageError("a metadata string contains a NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError("a metadata string is not valid Unicode (unpaired surrogate)") from None
+
+
+__all__ = ["MAX_SAFE_INT", "READ_DEPTH", "check_metadata", "json_depth", "readable_metadata"]
