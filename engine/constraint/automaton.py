@@ -195,9 +195,7 @@ class SpanAutomaton:
                 extend = [
                     t
                     for t in G.children[g]
-                    if t not in A.children[a]
-                    and v.is_(v.boundary, t)
-                    and not v.is_(free_start, t)
+                    if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
                 ]
                 if extend:
                     out.append((a, extend))

@@ -1,0 +1,394 @@
+"""The answer-slot automaton: graph-constrained reasoning for one question's answer.
+
+From the question the caller knows the subject and the predicate asked about; it passes the
+subject's names, the values (or objects) the graph holds for that subject and predicate, the
+qualifiers an answer may repeat, and the "I don't know" phrases. The answer is free text in
+which every *span* (a word that begins a name or value the graph knows, or a number — the
+:class:`~engine.constraint.automaton.SpanLexicon` decides, as for :class:`SpanAutomaton`) must
+be one of those forms, and which may only end (EOS, a new line) once it has named the subject
+and given a value, or said it does not know:
+
+* ``SUBJECT`` forms: the subject's names; ``VALUE`` forms: the graph's values for the asked
+  predicate (in either order: "Advil is a brand name of ibuprofen" gives the value first);
+* ``EXTRA`` forms: qualifiers (population, indication, severity) allowed anywhere;
+* ``IDK`` forms: once one is complete, no span may open any more and the answer may end;
+  it may start only while no value has been given;
+* ``preferred`` forms (optional): the usual names among the subject and value forms, which
+  span intent forces rather than, say, an ISO code.
+
+Fail closed: a span that is none of these is masked, an unknown continuation is masked, and
+with no subject or no value the only way to end is the "I don't know" path (``forced_idk``:
+its first token is then the only one allowed at the start). Inside a span and before the
+answer is complete, EOS, tokens holding a new line, and a colon after one of the
+``turn_words`` ("A:", "Q:" start a new turn of the prompt format) are masked.
+
+A state is a frozen set of threads, as in :class:`SpanAutomaton`, each carrying the *flags* of
+what the answer has given so far: ``("F", ws, flags)`` free text, ``("S", node, flags)`` inside
+the trie of all forms, ``("P", node, flags)`` a pending free word. Rows are built on first use
+and transitions memoised, so a decode step costs one dict lookup per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from engine.constraint.automaton import SpanLexicon
+from engine.constraint.masks import bits_to_row, pack_rows, row_to_bits
+from engine.constraint.trie import TokenTrie
+
+SUBJECT, VALUE, EXTRA, IDK = 1, 2, 4, 8  # form categories (bits)
+PREFERRED = 16  # marks the forms span intent forces (a subject's or value's usual name)
+SAID_SUBJECT, SAID_VALUE, SAID_IDK = 1, 2, 4  # flags of a thread
+Thread = tuple  # ("F", ws, flags) | ("S", node, flags) | ("P", node, flags)
+
+
+class SlotAutomaton:
+    """State machine of one answer slot (see the module docstring); the interface
+    :class:`~engine.constraint.processor.KGConstraint` drives: ``start``, ``step``, ``safe``,
+    ``deny_row``, ``packed``, ``intent_rows``, ``vocab``."""
+
+    def __init__(
+        self,
+        lexicon: SpanLexicon,
+        subject_forms: Iterable[str],
+        value_forms: Iterable[str],
+        *,
+        extra_forms: Iterable[str] = (),
+        idk_forms: Iterable[str] = (),
+        preferred_forms: Iterable[str] | None = None,
+        turn_words: Iterable[str] = ("Q", "A"),
+        start_ws: bool = True,
+    ) -> None:
+        self.lexicon, self.vocab = lexicon, lexicon.vocab
+        v, size = self.vocab, self.vocab.size
+        groups = {
+            SUBJECT: sorted(set(subject_forms)),
+            VALUE: sorted(set(value_forms)),
+            EXTRA: sorted(set(extra_forms)),
+            IDK: sorted(set(idk_forms)),
+        }
+        if preferred_forms is not None:
+            groups[PREFERRED] = sorted(set(preferred_forms))
+        tagged = [(cat, seq) for cat, fs in groups.items() for seq in lexicon.span_sequences(fs)]
+        self.allowed = TokenTrie(seq for _, seq in tagged)
+        A = self.allowed
+        self.through = [0] * len(A)  # categories of the forms through each node
+        self.ends = [0] * len(A)  # categories of the forms ending at each node
+        for cat, seq in tagged:
+            node = 0
+            for tok in seq:
+                node = A.children[node][tok]
+                self.through[node] |= cat
+            self.ends[node] |= cat
+        self.forced_idk = not (self.through_any(SUBJECT) and self.through_any(VALUE))
+        self._opens = (lexicon.openers | A.children_bits(0) | v.digit) & v.word_lead
+        self._free_first = lexicon.free.children_bits(0) & ~v.digit
+        self._boundary = bits_to_row(v.boundary, size)
+        blank = sum(1 << i for i, t in enumerate(v.texts) if t and not t.strip())
+        newline = sum(1 << i for i, t in enumerate(v.texts) if "\n" in t)
+        self._gate = bits_to_row(v.special | newline, size)  # what ends an answer
+        colon = sum(1 << i for i, t in enumerate(v.texts) if t.startswith(":"))
+        self._colon = bits_to_row(colon, size)
+        F = lexicon.free
+        self._turn_nodes = {  # free-word nodes of "A" / " Q": a colon next starts a new turn
+            n
+            for w in turn_words
+            for seq in lexicon._encode([w, " " + w])
+            if (n := F.walk(seq)) is not None and F.terminal[n]
+        }
+        naming = self._opens & ~self._free_first  # begins a known form, not a free word
+        self._open_rows = [  # what shows the model is about to name something
+            bits_to_row(naming | blank, size),
+            bits_to_row((naming & (v.space | v.digit)) | blank, size),
+        ]
+        self._end_ws = [0 if a == 0 or not v.tail_list[A.token[a]] else 1 for a in range(len(A))]
+        self._longer = dict(self._longer_names())
+        self._sets: list[frozenset[Thread]] = []
+        self._ids: dict[frozenset[Thread], int] = {}
+        self.safe: list[bool] = []
+        self.start = self._intern(frozenset({("F", start_ws, 0)}))
+        self._rows: dict[Any, np.ndarray] = {}  # memoised allowed rows of threads
+        self._deny: dict[int, np.ndarray] = {}
+        self._intent: dict[int, Any] = {}
+        self._commit: dict[int, Any] = {}
+        self._trans: dict[int, int] = {}
+
+    def through_any(self, cat: int) -> bool:
+        return any(self.through[c] & cat for c in self.allowed.children[0].values())
+
+    # -- what each thread may do ---------------------------------------------------------
+
+    def _cats(self, flags: int) -> int:
+        """Form categories a span may belong to, given what the answer has said."""
+        if flags & SAID_IDK:
+            return 0
+        if self.forced_idk:
+            return IDK
+        return SUBJECT | VALUE | EXTRA | (0 if flags & SAID_VALUE else IDK)
+
+    def _complete(self, flags: int) -> bool:
+        return bool(flags & SAID_IDK) or (flags & (SAID_SUBJECT | SAID_VALUE)) == (
+            SAID_SUBJECT | SAID_VALUE
+        )
+
+    def _children(self, node: int, cats: int) -> int:
+        """Children of ``node`` on the way to a form of ``cats``, as a bitset."""
+        bits = 0
+        for tok, c in self.allowed.children[node].items():
+            if self.through[c] & cats:
+                bits |= 1 << tok
+        return bits
+
+    def _forced_openers(self, cat: int) -> int:
+        """First tokens of the ``cat`` forms span intent may force: the preferred ones if
+        there are any (a country's name rather than its ISO code), else all."""
+        bits = 0
+        for tok, c in self.allowed.children[0].items():
+            if self.through[c] & cat and self.through[c] & PREFERRED:
+                bits |= 1 << tok
+        return bits or self._children(0, cat)
+
+    def _free_row(self, ws: bool, flags: int) -> np.ndarray:
+        """Tokens allowed in free text: no opener of a form outside the allowed categories;
+        nothing that ends the answer before it is complete; only the IDK path when forced."""
+        key = ("F", ws, flags)
+        row = self._rows.get(key)
+        if row is None:
+            v, cats = self.vocab, self._cats(flags)
+            first = self._children(0, cats)
+            if self.forced_idk and not flags & SAID_IDK:  # no IDK phrase given: end at once
+                row = bits_to_row(first or v.special, v.size)
+            else:
+                forbidden = self._opens & ~first & ~self._free_first
+                if not ws:
+                    forbidden &= v.space | v.digit
+                row = bits_to_row(v.all & ~forbidden, v.size)
+                if not self._complete(flags):
+                    row &= ~self._gate
+            self._rows[key] = row
+        return row
+
+    def _closed_flags(self, node: int, flags: int) -> int:
+        said = self.ends[node] & self._cats(flags)
+        return (
+            flags
+            | (SAID_SUBJECT if said & SUBJECT else 0)
+            | (SAID_VALUE if said & VALUE else 0)
+            | (SAID_IDK if said & IDK else 0)
+        )
+
+    def _thread_row(self, th: Thread) -> np.ndarray:
+        row = self._rows.get(th)
+        if row is not None:
+            return row
+        v, kind, node, flags = self.vocab, th[0], th[1], th[2]
+        if kind == "F":
+            row = self._free_row(node, flags)
+        elif kind == "S":
+            row = bits_to_row(self._children(node, self._cats(flags)), v.size)
+            if self.ends[node] & self._cats(flags):
+                closed = self._free_row(self._end_ws[node] == 0, self._closed_flags(node, flags))
+                row = row | (closed & self._boundary)
+                for tok in self._longer.get(node, ()):
+                    row[tok] = False
+        else:
+            F = self.lexicon.free
+            row = bits_to_row(F.children_bits(node), v.size)
+            if F.terminal[node]:
+                row = row | (self._free_row(False, flags) & self._boundary)
+            if node in self._turn_nodes and not self._complete(flags):
+                row = row & ~self._colon  # "A:" would start a new turn before the answer
+        self._rows[th] = row
+        return row
+
+    def _longer_names(self) -> list[tuple[int, list[int]]]:
+        """(node of a complete form, tokens that would run it on into a longer known name
+        that is not allowed), as :meth:`SpanAutomaton._longer_names`."""
+        A, G, v = self.allowed, self.lexicon.global_trie, self.vocab
+        free_start = self.lexicon.free.children_bits(0)
+        out: list[tuple[int, list[int]]] = []
+        stack = [(0, 0)]
+        while stack:
+            a, g = stack.pop()
+            if a and A.terminal[a]:
+                extend = [
+                    t
+                    for t in G.children[g]
+                    if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
+                ]
+                if extend:
+                    out.append((a, extend))
+            for t, a2 in A.children[a].items():
+                g2 = G.children[g].get(t)
+                if g2 is not None:
+                    stack.append((a2, g2))
+        return out
+
+    # -- masks -----------------------------------------------------------------------------
+
+    def deny_row(self, sid: int) -> np.ndarray:
+        """bool [V], True where state ``sid`` forbids the token."""
+        row = self._deny.get(sid)
+        if row is None:
+            threads = self._sets[sid]
+            if not threads:  # dead (only reachable by forcing a masked token): end here
+                allow = bits_to_row(self.vocab.special, self.vocab.size)
+            else:
+                allow = np.zeros(self.vocab.size, dtype=bool)
+                for th in threads:
+                    allow |= self._thread_row(th)
+            row = self._deny[sid] = ~allow
+        return row
+
+    def commit_row(self, sid: int) -> np.ndarray | None:
+        """Deny row keeping only the continuations of the spans open in ``sid`` (and, at a
+        complete form, what closes it): after span intent forced an opener, the name goes on
+        as a name. None when no span is open."""
+        hit = self._commit.get(sid, False)
+        if hit is not False:
+            return hit
+        spans = [th for th in self._sets[sid] if th[0] == "S"]
+        row = None
+        if spans:
+            allow = np.zeros(self.vocab.size, dtype=bool)
+            for th in spans:
+                allow |= self._thread_row(th)
+            row = ~allow
+        self._commit[sid] = row
+        return row
+
+    def mask_bits(self, sid: int) -> int:
+        """Allowed tokens of ``sid`` as a bitset (tests, debugging)."""
+        return row_to_bits(~self.deny_row(sid))
+
+    def packed(self, sid: int) -> np.ndarray:
+        """Allowed tokens of ``sid`` as one packed int32 row (XGrammar layout, LSB first)."""
+        return pack_rows(~self.deny_row(sid)[None])[0]
+
+    def intent_rows(self, sid: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """For span intent: (float32 row, 1.0 where a token would open a span; deny row that
+        keeps only the openers of the form the answer needs next — the subject until it is
+        named, then a value), or None when the answer is complete or no such opener fits.
+        "I don't know" is never forced."""
+        hit = self._intent.get(sid, False)
+        if hit is not False:
+            return hit
+        A, F, v = self.allowed, self.lexicon.free, self.vocab
+        opener = np.zeros(v.size, dtype=bool)
+        going_on = 0  # tokens that continue an open name: not a new span
+        wanted = 0
+        for kind, node, flags in self._sets[sid]:
+            if kind == "S":
+                going_on |= self._children(node, self._cats(flags))
+                if not (A.terminal[node] and self.ends[node] & self._cats(flags)):
+                    continue
+                closed, ws, at_end = self._closed_flags(node, flags), self._end_ws[node] == 0, True
+            elif kind == "P" and F.terminal[node]:
+                closed, ws, at_end = flags, False, True
+            elif kind == "F":
+                closed, ws, at_end = flags, bool(node), False
+            else:
+                continue
+            row = self._open_rows[0 if ws else 1]
+            opener |= row & self._boundary if at_end else row
+            if self._complete(closed) or self.forced_idk:
+                continue
+            bits = self._forced_openers(VALUE if closed & SAID_SUBJECT else SUBJECT)
+            wanted |= bits if ws else bits & (v.space | v.digit)
+        opener &= ~bits_to_row(going_on, v.size)
+        keep = bits_to_row(wanted, v.size) & ~self.deny_row(sid)
+        out = (opener.astype(np.float32), ~keep) if keep.any() else None
+        self._intent[sid] = out
+        return out
+
+    # -- transitions -----------------------------------------------------------------------
+
+    def step(self, sid: int, token: int) -> int:
+        """The state after emitting ``token`` in state ``sid`` (memoised)."""
+        key = sid * self.vocab.size + token
+        nxt = self._trans.get(key)
+        if nxt is None:
+            threads: set[Thread] = set()
+            if 0 <= token < self.vocab.size:
+                for th in self._sets[sid]:
+                    if self._thread_row(th)[token]:
+                        threads |= self._advance(th, token)
+            nxt = self._trans[key] = self._intern(frozenset(threads))
+        return nxt
+
+    def run(self, tokens: Iterable[int], sid: int | None = None) -> int:
+        sid = self.start if sid is None else sid
+        for tok in tokens:
+            sid = self.step(sid, tok)
+        return sid
+
+    def answered(self, sid: int) -> bool:
+        """Whether the text so far names the subject and a value, or says it does not know
+        (a complete form counts before the token that closes it)."""
+        for kind, node, flags in self._sets[sid]:
+            if kind == "S" and self.ends[node] & self._cats(flags):
+                flags = self._closed_flags(node, flags)
+            if self._complete(flags):
+                return True
+        return False
+
+    def said_idk(self, sid: int) -> bool:
+        return any(th[2] & SAID_IDK for th in self._sets[sid])
+
+    def _intern(self, threads: frozenset[Thread]) -> int:
+        sid = self._ids.get(threads)
+        if sid is None:
+            sid = self._ids[threads] = len(self._sets)
+            self._sets.append(threads)
+            self.safe.append(any(th[0] != "S" or self.allowed.terminal[th[1]] for th in threads))
+        return sid
+
+    def _advance(self, th: Thread, t: int) -> set[Thread]:
+        v, A, flags = self.vocab, self.allowed, th[2]
+        if th[0] == "F":
+            return self._open(t, th[1], flags)
+        if th[0] == "S":
+            out: set[Thread] = set()
+            nxt = A.child(th[1], t)
+            if nxt is not None and self.through[nxt] & self._cats(flags):
+                out.add(("S", nxt, flags))
+            if self.ends[th[1]] & self._cats(flags) and v.is_(v.boundary, t):
+                closed = self._closed_flags(th[1], flags)
+                out |= self._open(t, self._end_ws[th[1]] == 0, closed)
+            return out
+        F = self.lexicon.free
+        out = set()
+        f2 = F.child(th[1], t)
+        if f2 is not None:
+            out.add(("P", f2, flags))
+        if F.terminal[th[1]] and v.is_(v.boundary, t):
+            out |= self._open(t, False, flags)
+        return out
+
+    def _open(self, t: int, ws: bool, flags: int) -> set[Thread]:
+        """Threads after token ``t`` in free text (``ws``: at a word start)."""
+        v = self.vocab
+        after = ("F", not v.tail_list[t], flags)
+        if v.is_(v.special, t):
+            return {("F", True, flags)}
+        if not (v.lead_list[t] and (ws or v.space_list[t] or v.is_(v.digit, t))):
+            return {after}
+        a = self.allowed.child(0, t)
+        if a is not None and not self.through[a] & self._cats(flags):
+            a = None
+        if a is None and not v.is_(self._opens, t):
+            return {after}
+        out: set[Thread] = set()
+        if a is not None:
+            out.add(("S", a, flags))
+        f = None if v.is_(v.digit, t) else self.lexicon.free.child(0, t)
+        if f is not None:
+            out.add(("P", f, flags))
+        return out
+
+    @property
+    def n_states(self) -> int:
+        return len(self._sets)
