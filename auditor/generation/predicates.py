@@ -39,7 +39,7 @@ def stem(word: str) -> str:
     """A crude stem: lower case, one common suffix off, a final y as i, at most 5 letters."""
     w = word.lower()
     for suf in _SUFFIXES:
-        if len(w) - len(suf) >= 3 and w.endswith(suf):
+        if len(w) - len(suf) >= (4 if suf == "ly" else 3) and w.endswith(suf):
             w = w[: -len(suf)]
             break
     if w.endswith("y") and len(w) > 3:

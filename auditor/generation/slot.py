@@ -113,7 +113,7 @@ class SlotBuilder(ConstraintBuilder):
         slot = AnswerSlot(
             domains=domains,
             seeds=seeds,
-            subjects=sorted({f.subject for f in facts}, key=seeds.index),
+            subjects=sorted({_ends(f, seeds)[0] for f in facts}, key=seeds.index),
             predicates=preds,
             facts=[f.id for f in facts],
         )
@@ -123,11 +123,11 @@ class SlotBuilder(ConstraintBuilder):
             slot.preferred_forms |= {display(s), kb.entities[s].label}
         for f in facts:
             if f.object:
-                obj = kb.entities.get(f.object)
+                obj = kb.entities.get(_ends(f, seeds)[1])
                 if obj is not None:
                     slot.value_forms |= self._names(obj, display, brands)
                     slot.preferred_forms |= {display(obj.id), obj.label}
-                    slot.objects.append(f.object)
+                    slot.objects.append(obj.id)
                 slot.extra_forms |= edge_value_forms(f)
             else:
                 slot.value_forms |= main_value_forms(f)
@@ -170,6 +170,7 @@ class SlotBuilder(ConstraintBuilder):
             extra_forms=all_variants(slot.extra_forms),
             idk_forms=all_variants(self.idk_phrases),
             preferred_forms=all_variants(slot.preferred_forms),
+            echo_forms=all_variants(v for v in slot.value_forms if _states(text, v)),
             start_ws=start_ws,
         )
         entities = dict.fromkeys(slot.subjects, 0) | dict.fromkeys(slot.objects, 1)
@@ -207,6 +208,25 @@ def _dose_focus(facts: list[Fact], question: str) -> list[Fact]:
     if _MAXIMUM.search(question):
         keep = [f for f in keep if f.qualifiers.get("kind") != "usual_range"] or keep
     return [f for f in facts if f.predicate != "maxDose" or f in keep]
+
+
+def _states(text: str, form: str) -> bool:
+    """Whether ``text`` contains ``form`` as a whole word or phrase (any case)."""
+    return re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text, re.I) is not None
+
+
+def _ends(fact: Fact, seeds: list[str]) -> tuple[str, str | None]:
+    """(subject, object) of ``fact`` as the answer names them: of a symmetric relation
+    between two named entities, the one the question names first is the subject."""
+    s, o = fact.subject, fact.object
+    if (
+        fact.predicate in SYMMETRIC
+        and s in seeds
+        and o in seeds
+        and seeds.index(o) < seeds.index(s)
+    ):
+        return o, s
+    return s, o
 
 
 def _focus(facts: list[Fact], seeds: list[str]) -> list[Fact]:

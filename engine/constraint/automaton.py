@@ -283,6 +283,16 @@ class SpanAutomaton:
         self._intent[sid] = out
         return out
 
+    def intent_openers(self, sid: int) -> np.ndarray | None:
+        """The float32 row of :meth:`intent_rows` (1.0 on tokens that would open a span)."""
+        r = self.intent_rows(sid)
+        return None if r is None else r[0]
+
+    def intent_deny(self, sid: int) -> np.ndarray | None:
+        """The deny row of :meth:`intent_rows` (only the allowed openers stay)."""
+        r = self.intent_rows(sid)
+        return None if r is None else r[1]
+
     # -- transitions -------------------------------------------------------------------
 
     def step(self, sid: int, token: int) -> int:

@@ -52,6 +52,10 @@ class KGConstraint:
         self.consumed = 0
         self.last_safe = [0] * len(rows)  # tokens of each row that end outside an open span
         self.forcing = [False] * len(rows)  # the last token was a forced opener (span intent)
+        self._deny_buf: np.ndarray | None = None  # [B, V] rows applied last step
+        self._in_deny: list[np.ndarray | None] = [None] * len(rows)
+        self._open_buf: np.ndarray | None = None  # [B, V] span-intent opener rows
+        self._in_open: list[np.ndarray | None] = [None] * len(rows)
         self.profile = False
         self.update_ns = 0  # time spent advancing states (when ``profile`` is on)
         self.apply_ns = 0  # time spent building and applying masks
@@ -65,6 +69,8 @@ class KGConstraint:
         self.states = [a.start for a in self.rows]
         self.consumed, self.last_safe = 0, [0] * len(self.rows)
         self.forcing = [False] * len(self.rows)
+        self._in_deny = [None] * len(self.rows)
+        self._in_open = [None] * len(self.rows)
 
     def __call__(self, new_ids: Tensor, logits: Tensor) -> Tensor:
         t0 = time.perf_counter_ns() if self.profile else 0
@@ -145,17 +151,27 @@ class KGConstraint:
                 rows[b] = commit(s)
                 forcing[b] = rows[b] is not None
             if pick[b] and not forcing[b]:
-                r = a.intent_rows(s)
-                if r is not None:
-                    rows[b], forcing[b] = r[1], True
+                deny = a.intent_deny(s)
+                if deny is not None:
+                    rows[b], forcing[b] = deny, True
         return rows, forcing
 
     def _deny_stack(self, rows: list[np.ndarray | None]) -> np.ndarray:
-        out = [
+        """The deny rows as one bool array [B, V], kept between steps: a row is copied only
+        when its state's row changed (rows are memoised objects, so ``is`` tells)."""
+        chosen = [
             r if r is not None else a.deny_row(s)
             for r, a, s in zip(rows, self.rows, self.states, strict=True)
         ]
-        return out[0] if len(out) == 1 else np.stack(out)
+        if len(chosen) == 1:
+            return chosen[0]
+        if self._deny_buf is None:
+            self._deny_buf = np.zeros((len(chosen), chosen[0].shape[0]), dtype=bool)
+        for b, r in enumerate(chosen):
+            if r is not self._in_deny[b]:
+                self._deny_buf[b] = r
+                self._in_deny[b] = r
+        return self._deny_buf
 
     def _span_intent(self, scores: np.ndarray, *, probs: bool = False) -> list[bool]:
         """Rows where the model puts at least ``intent_threshold`` of its probability on tokens
@@ -165,17 +181,25 @@ class KGConstraint:
         B = len(self.rows)
         if self.intent_threshold is None:
             return [False] * B
-        rows = [a.intent_rows(s) for a, s in zip(self.rows, self.states, strict=True)]
+        rows = [a.intent_openers(s) for a, s in zip(self.rows, self.states, strict=True)]
         live = [b for b, r in enumerate(rows) if r is not None]
         pick = [False] * B
         if not live:
             return pick
+        if self._open_buf is None:
+            self._open_buf = np.zeros((B, scores.shape[1]), dtype=np.float32)
+        for b in live:
+            if rows[b] is not self._in_open[b]:
+                self._open_buf[b] = rows[b]
+                self._in_open[b] = rows[b]
         x = scores[live] if len(live) < B else scores  # [L, V]
-        if not probs:  # softmax on the host
-            x = np.exp(x - x.max(axis=1, keepdims=True))
-            x /= x.sum(axis=1, keepdims=True)
-        openers = rows[live[0]][0][None] if len(live) == 1 else np.stack([rows[b][0] for b in live])
-        for b, m in zip(live, np.einsum("lv,lv->l", x, openers).tolist(), strict=True):
+        openers = self._open_buf[live] if len(live) < B else self._open_buf
+        if probs:
+            masses = np.einsum("lv,lv->l", x, openers)
+        else:  # softmax mass on the host: Σ e·opener / Σ e with e = exp(x - max)
+            e = np.exp(x - x.max(axis=1, keepdims=True))
+            masses = np.einsum("lv,lv->l", e, openers) / e.sum(axis=1)
+        for b, m in zip(live, masses.tolist(), strict=True):
             pick[b] = m >= self.intent_threshold
         return pick
 

@@ -9,7 +9,9 @@ be one of those forms, and which may only end (EOS, a new line) once it has name
 and given a value, or said it does not know:
 
 * ``SUBJECT`` forms: the subject's names; ``VALUE`` forms: the graph's values for the asked
-  predicate (in either order: "Advil is a brand name of ibuprofen" gives the value first);
+  predicate, allowed once the subject is named — except the ``echo`` forms, values the
+  question itself states, which may come first ("Which drug is sold as Advil?" — "Advil is
+  a brand name of ibuprofen");
 * ``EXTRA`` forms: qualifiers (population, indication, severity) allowed anywhere;
 * ``IDK`` forms: once one is complete, no span may open any more and the answer may end;
   it may start only while no value has been given;
@@ -41,6 +43,7 @@ from engine.constraint.trie import TokenTrie
 
 SUBJECT, VALUE, EXTRA, IDK = 1, 2, 4, 8  # form categories (bits)
 PREFERRED = 16  # marks the forms span intent forces (a subject's or value's usual name)
+ECHO = 32  # marks the values the question itself states (they may come before the subject)
 SAID_SUBJECT, SAID_VALUE, SAID_IDK = 1, 2, 4  # flags of a thread
 Thread = tuple  # ("F", ws, flags) | ("S", node, flags) | ("P", node, flags)
 
@@ -59,6 +62,7 @@ class SlotAutomaton:
         extra_forms: Iterable[str] = (),
         idk_forms: Iterable[str] = (),
         preferred_forms: Iterable[str] | None = None,
+        echo_forms: Iterable[str] = (),
         turn_words: Iterable[str] = ("Q", "A"),
         start_ws: bool = True,
     ) -> None:
@@ -72,6 +76,7 @@ class SlotAutomaton:
         }
         if preferred_forms is not None:
             groups[PREFERRED] = sorted(set(preferred_forms))
+        groups[ECHO] = sorted(set(echo_forms) & set(value_forms))
         tagged = [(cat, seq) for cat, fs in groups.items() for seq in lexicon.span_sequences(fs)]
         self.allowed = TokenTrie(seq for _, seq in tagged)
         A = self.allowed
@@ -92,18 +97,15 @@ class SlotAutomaton:
         self._gate = bits_to_row(v.special | newline, size)  # what ends an answer
         colon = sum(1 << i for i, t in enumerate(v.texts) if t.startswith(":"))
         self._colon = bits_to_row(colon, size)
-        F = lexicon.free
-        self._turn_nodes = {  # free-word nodes of "A" / " Q": a colon next starts a new turn
-            n
-            for w in turn_words
-            for seq in lexicon._encode([w, " " + w])
-            if (n := F.walk(seq)) is not None and F.terminal[n]
-        }
+        self._turn_nodes = self._word_nodes(turn_words)  # "A" then ":" starts a new turn
         naming = self._opens & ~self._free_first  # begins a known form, not a free word
-        self._open_rows = [  # what shows the model is about to name something
+        rows = [
             bits_to_row(naming | blank, size),
             bits_to_row((naming & (v.space | v.digit)) | blank, size),
         ]
+        # what shows the model is about to name something: at a word start / inside a word,
+        # then the same after a complete form (where only a boundary token opens a new span)
+        self._open_rows = [*rows, *(r & self._boundary for r in rows)]
         self._end_ws = [0 if a == 0 or not v.tail_list[A.token[a]] else 1 for a in range(len(A))]
         self._longer = dict(self._longer_names())
         self._sets: list[frozenset[Thread]] = []
@@ -114,7 +116,19 @@ class SlotAutomaton:
         self._deny: dict[int, np.ndarray] = {}
         self._intent: dict[int, Any] = {}
         self._commit: dict[int, Any] = {}
+        self._kids: dict[tuple[int, int], int] = {}
+        self._bit_rows: dict[Any, np.ndarray] = {}
         self._trans: dict[int, int] = {}
+
+    def _word_nodes(self, words: Iterable[str]) -> set[int]:
+        """Free-word trie nodes where each of ``words`` (with a leading space or not) ends."""
+        F = self.lexicon.free
+        return {
+            n
+            for w in words
+            for seq in self.lexicon._encode([w.strip(), " " + w.strip()])
+            if (n := F.walk(seq)) is not None and F.terminal[n]
+        }
 
     def through_any(self, cat: int) -> bool:
         return any(self.through[c] & cat for c in self.allowed.children[0].values())
@@ -127,6 +141,8 @@ class SlotAutomaton:
             return 0
         if self.forced_idk:
             return IDK
+        if not flags & SAID_SUBJECT:  # the subject first; only a value the question states
+            return SUBJECT | ECHO | EXTRA | (0 if flags & SAID_VALUE else IDK)
         return SUBJECT | VALUE | EXTRA | (0 if flags & SAID_VALUE else IDK)
 
     def _complete(self, flags: int) -> bool:
@@ -135,21 +151,39 @@ class SlotAutomaton:
         )
 
     def _children(self, node: int, cats: int) -> int:
-        """Children of ``node`` on the way to a form of ``cats``, as a bitset."""
-        bits = 0
-        for tok, c in self.allowed.children[node].items():
-            if self.through[c] & cats:
-                bits |= 1 << tok
+        """Children of ``node`` on the way to a form of ``cats``, as a bitset (memoised)."""
+        key = (node, cats)
+        bits = self._kids.get(key)
+        if bits is None:
+            bits = 0
+            for tok, c in self.allowed.children[node].items():
+                if self.through[c] & cats:
+                    bits |= 1 << tok
+            self._kids[key] = bits
         return bits
 
-    def _forced_openers(self, cat: int) -> int:
-        """First tokens of the ``cat`` forms span intent may force: the preferred ones if
-        there are any (a country's name rather than its ISO code), else all."""
-        bits = 0
-        for tok, c in self.allowed.children[0].items():
-            if self.through[c] & cat and self.through[c] & PREFERRED:
-                bits |= 1 << tok
-        return bits or self._children(0, cat)
+    def _row_of(self, key: Any, bits: int) -> np.ndarray:
+        row = self._bit_rows.get(key)
+        if row is None:
+            row = self._bit_rows[key] = bits_to_row(bits, self.vocab.size)
+        return row
+
+    def _forced_openers(self, cat: int, ws: bool) -> np.ndarray:
+        """First tokens of the ``cat`` forms span intent may force (inside a word only those
+        led by a space or a digit): the preferred ones if there are any (a country's name
+        rather than its ISO code), else all. A bool row (memoised)."""
+        key = ("forced", cat, ws)
+        row = self._bit_rows.get(key)
+        if row is None:
+            bits = 0
+            for tok, c in self.allowed.children[0].items():
+                if self.through[c] & cat and self.through[c] & PREFERRED:
+                    bits |= 1 << tok
+            bits = bits or self._children(0, cat)
+            if not ws:
+                bits &= self.vocab.space | self.vocab.digit
+            row = self._row_of(key, bits)
+        return row
 
     def _free_row(self, ws: bool, flags: int) -> np.ndarray:
         """Tokens allowed in free text: no opener of a form outside the allowed categories;
@@ -176,7 +210,7 @@ class SlotAutomaton:
         return (
             flags
             | (SAID_SUBJECT if said & SUBJECT else 0)
-            | (SAID_VALUE if said & VALUE else 0)
+            | (SAID_VALUE if said & (VALUE | ECHO) else 0)
             | (SAID_IDK if said & IDK else 0)
         )
 
@@ -188,17 +222,22 @@ class SlotAutomaton:
         if kind == "F":
             row = self._free_row(node, flags)
         elif kind == "S":
-            row = bits_to_row(self._children(node, self._cats(flags)), v.size)
-            if self.ends[node] & self._cats(flags):
+            cats = self._cats(flags)
+            if self.ends[node] & cats:
                 closed = self._free_row(self._end_ws[node] == 0, self._closed_flags(node, flags))
-                row = row | (closed & self._boundary)
-                for tok in self._longer.get(node, ()):
-                    row[tok] = False
+                row = closed & self._boundary
+                row[self._longer.get(node, [])] = False
+            else:
+                row = np.zeros(v.size, dtype=bool)
+            kids = self.allowed.children[node]
+            row[[t for t, c in kids.items() if self.through[c] & cats]] = True
         else:
             F = self.lexicon.free
-            row = bits_to_row(F.children_bits(node), v.size)
             if F.terminal[node]:
-                row = row | (self._free_row(False, flags) & self._boundary)
+                row = self._free_row(False, flags) & self._boundary
+            else:
+                row = np.zeros(v.size, dtype=bool)
+            row[list(F.children[node])] = True
             if node in self._turn_nodes and not self._complete(flags):
                 row = row & ~self._colon  # "A:" would start a new turn before the answer
         self._rows[th] = row
@@ -243,14 +282,23 @@ class SlotAutomaton:
             row = self._deny[sid] = ~allow
         return row
 
+    def _next_wanted(self, flags: int) -> int:
+        """The category the answer needs next: the subject, then a value, then any."""
+        if not flags & SAID_SUBJECT:
+            return SUBJECT
+        return VALUE if not flags & SAID_VALUE else SUBJECT | VALUE | EXTRA
+
     def commit_row(self, sid: int) -> np.ndarray | None:
         """Deny row keeping only the continuations of the spans open in ``sid`` (and, at a
-        complete form, what closes it): after span intent forced an opener, the name goes on
-        as a name. None when no span is open."""
+        complete form, what closes it) — of the category the answer needs next when there
+        are such spans: after span intent forced an opener, the name goes on as the name it
+        was forced for ("Tanzania", not "Tanzanian Shilling"). None when no span is open."""
         hit = self._commit.get(sid, False)
         if hit is not False:
             return hit
         spans = [th for th in self._sets[sid] if th[0] == "S"]
+        wanted = [th for th in spans if self.through[th[1]] & self._next_wanted(th[2])]
+        spans = wanted or spans  # the subject (or value) the opener was forced for
         row = None
         if spans:
             allow = np.zeros(self.vocab.size, dtype=bool)
@@ -268,41 +316,57 @@ class SlotAutomaton:
         """Allowed tokens of ``sid`` as one packed int32 row (XGrammar layout, LSB first)."""
         return pack_rows(~self.deny_row(sid)[None])[0]
 
-    def intent_rows(self, sid: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """For span intent: (float32 row, 1.0 where a token would open a span; deny row that
-        keeps only the openers of the form the answer needs next — the subject until it is
-        named, then a value), or None when the answer is complete or no such opener fits.
-        "I don't know" is never forced."""
+    def _intent_threads(self, sid: int) -> list[tuple[int, bool, bool]]:
+        """(flags once closed, at a word start, at the end of a form) of each thread of
+        ``sid`` where a new span could open."""
+        A, F = self.allowed, self.lexicon.free
+        out = []
+        for kind, node, flags in self._sets[sid]:
+            if kind == "S" and A.terminal[node] and self.ends[node] & self._cats(flags):
+                out.append((self._closed_flags(node, flags), self._end_ws[node] == 0, True))
+            elif kind == "P" and F.terminal[node]:
+                out.append((flags, False, True))
+            elif kind == "F":
+                out.append((flags, bool(node), False))
+        return out
+
+    def intent_openers(self, sid: int) -> np.ndarray | None:
+        """For span intent: float32 row, 1.0 on the tokens that show the model is about to
+        name something (a token that continues an open name does not count), or None where
+        nothing will be forced (the answer is complete, or "I don't know" is forced)."""
         hit = self._intent.get(sid, False)
         if hit is not False:
             return hit
-        A, F, v = self.allowed, self.lexicon.free, self.vocab
-        opener = np.zeros(v.size, dtype=bool)
-        going_on = 0  # tokens that continue an open name: not a new span
-        wanted = 0
+        opener = np.zeros(self.vocab.size, dtype=bool)
+        live = False
+        for closed, ws, at_end in self._intent_threads(sid):
+            opener |= self._open_rows[(0 if ws else 1) + (2 if at_end else 0)]
+            live = live or not (self._complete(closed) or self.forced_idk)
+        going_on = 0
         for kind, node, flags in self._sets[sid]:
             if kind == "S":
                 going_on |= self._children(node, self._cats(flags))
-                if not (A.terminal[node] and self.ends[node] & self._cats(flags)):
-                    continue
-                closed, ws, at_end = self._closed_flags(node, flags), self._end_ws[node] == 0, True
-            elif kind == "P" and F.terminal[node]:
-                closed, ws, at_end = flags, False, True
-            elif kind == "F":
-                closed, ws, at_end = flags, bool(node), False
-            else:
-                continue
-            row = self._open_rows[0 if ws else 1]
-            opener |= row & self._boundary if at_end else row
-            if self._complete(closed) or self.forced_idk:
-                continue
-            bits = self._forced_openers(VALUE if closed & SAID_SUBJECT else SUBJECT)
-            wanted |= bits if ws else bits & (v.space | v.digit)
-        opener &= ~bits_to_row(going_on, v.size)
-        keep = bits_to_row(wanted, v.size) & ~self.deny_row(sid)
-        out = (opener.astype(np.float32), ~keep) if keep.any() else None
+        if going_on:
+            opener &= ~self._row_of(("going", going_on), going_on)
+        out = opener.astype(np.float32) if live and opener.any() else None
         self._intent[sid] = out
         return out
+
+    def intent_deny(self, sid: int) -> np.ndarray | None:
+        """For span intent: the deny row that keeps only the openers of the form the answer
+        needs next — the subject until it is named, then a value ("I don't know" is never
+        forced); None when no such opener is allowed in ``sid``."""
+        wanted = np.zeros(self.vocab.size, dtype=bool)
+        for closed, ws, _ in self._intent_threads(sid):
+            if not (self._complete(closed) or self.forced_idk):
+                wanted |= self._forced_openers(self._next_wanted(closed), ws)
+        keep = wanted & ~self.deny_row(sid)
+        return ~keep if keep.any() else None
+
+    def intent_rows(self, sid: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """(:meth:`intent_openers`, :meth:`intent_deny`), or None if either is None."""
+        opener, deny = self.intent_openers(sid), self.intent_deny(sid)
+        return None if opener is None or deny is None else (opener, deny)
 
     # -- transitions -----------------------------------------------------------------------
 

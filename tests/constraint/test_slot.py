@@ -25,7 +25,7 @@ def slot(lexicon, variants_fn):
 
 CASES = [
     ("subject then value", " The maximum daily dose of ibuprofen is 1200 mg per day.", None),
-    ("value then subject", " 1200 mg is the dose of ibuprofen.", None),
+    ("value before the subject", " 1200 mg is the dose of ibuprofen.", " 12"),
     ("another entity", " The maximum daily dose of warfarin", " warfarin"),
     ("another value", " The dose of ibuprofen is 3200 mg.", " 3"),
     ("new line before a value", " The dose of ibuprofen\n", "\n"),
@@ -47,7 +47,7 @@ def test_slot_semantics(slot, first_block, text: str, blocked: str | None) -> No
         (" The dose of ibuprofen is", False),
         (" The dose is 800 mg per day.", False),
         (" The dose of ibuprofen is 1200 mg", True),
-        (" 1200 mg for ibuprofen", True),
+        (" ibuprofen: 1200 mg", True),
         (" I don't know", True),
     ],
     ids=["frame", "subject-only", "qualifier-only", "subject-value", "value-subject", "idk"],
@@ -56,6 +56,17 @@ def test_the_answer_may_end_only_once_complete(slot, tok, text: str, answered: b
     sid = slot.run(tok.encode(text, add_bos=False))
     assert slot.answered(sid) is answered
     assert bool(slot.mask_bits(sid) >> tok.eos_id & 1) is answered
+
+
+def test_a_value_the_question_states_may_come_first(lexicon, tok, variants_fn) -> None:
+    aut = SlotAutomaton(
+        lexicon,
+        variants_fn(["ibuprofen"]),
+        variants_fn(["1200 mg", "warfarin"]),
+        echo_forms=variants_fn(["warfarin"]),
+    )
+    sid = aut.run(tok.encode(" Warfarin is taken with ibuprofen", add_bos=False))
+    assert aut.answered(sid) and aut.mask_bits(sid) >> tok.eos_id & 1
 
 
 def test_fails_closed_without_a_value(lexicon, tok, variants_fn, first_block) -> None:
