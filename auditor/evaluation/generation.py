@@ -41,7 +41,7 @@ def _configs(names: str) -> list[Any]:
 @click.option(
     "--configs",
     "config_names",
-    default="base,slot,slot-intent,kg-r1,kg-r2,kg-r1-intent,top1,kg-r1-top1,int8,kg-r1-int8,"
+    default="base,slot,slot-mask,kg-r1,kg-r2,kg-r1-intent,top1,kg-r1-top1,int8,kg-r1-int8,"
     "int4,kg-r1-int4",
     show_default=True,
     help="Comma-separated configurations.",

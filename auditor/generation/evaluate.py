@@ -1,6 +1,7 @@
 """Answer held-out questions under several engine configurations and audit every answer.
 
-Configurations differ in the KG constraint (off, radius 1 or 2), the experts used per token
+Configurations differ in the KG constraint (off, the neighbourhood at radius 1 or 2, the
+answer slot with or without span intent), the experts used per token
 (the model's top-2, or top-1) and the KV cache (fp, int8, int4). Batches of questions are run
 through every configuration in turn (interleaved), so the load of a shared machine affects
 them alike. Per answer it records the text, the audit counts, the linked entity mentions and
@@ -58,10 +59,8 @@ CONFIGS: dict[str, EvalConfig] = {
         EvalConfig("kg-r1-int8", radius=1, kv_cache="int8"),
         EvalConfig("int4", kv_cache="int4"),
         EvalConfig("kg-r1-int4", radius=1, kv_cache="int4"),
-        EvalConfig("slot", slot=True),
-        EvalConfig("slot-intent", slot=True, intent=0.3),
-        EvalConfig("slot-intent5", slot=True, intent=0.5),
-        EvalConfig("slot-intent2", slot=True, intent=0.2),
+        EvalConfig("slot", slot=True, intent=0.3),  # the answer slot (chat's default)
+        EvalConfig("slot-mask", slot=True),  # the answer slot without span intent
     ]
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)

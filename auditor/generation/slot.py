@@ -92,11 +92,12 @@ class SlotBuilder(ConstraintBuilder):
         self.as_of = as_of
         self.idk_phrases = idk_phrases
 
-    def slot(self, question: str, domain: str = "auto") -> AnswerSlot:
-        """The answer slot of ``question`` (see the module docstring)."""
+    def slot(self, question: str, domain: str = "auto", as_of: date | None = None) -> AnswerSlot:
+        """The answer slot of ``question`` (see the module docstring), with the facts valid on
+        ``as_of`` (default: the builder's date, else today)."""
         from engine.train.templates import Names
 
-        kb, day = self.auditor.kb, self.as_of or date.today()
+        kb, day = self.auditor.kb, as_of or self.as_of or date.today()
         domains, seeds = self.link(question, domain)
         relations: set[str] = set()
         for d in domains:
@@ -157,12 +158,19 @@ class SlotBuilder(ConstraintBuilder):
         }
         return {n for n in names if n.lower() not in brands}
 
-    def build(self, text: str, domain: str = "auto", *, start_ws: bool = True) -> BuiltConstraint:
+    def build(
+        self,
+        text: str,
+        domain: str = "auto",
+        *,
+        start_ws: bool = True,
+        as_of: date | None = None,
+    ) -> BuiltConstraint:
         """The answer-slot constraint for an answer to ``text`` (a question)."""
         from engine.constraint import SlotAutomaton
 
         t0 = time.perf_counter()
-        slot = self.slot(text, domain)
+        slot = self.slot(text, domain, as_of)
         automaton = SlotAutomaton(
             self.lexicon(),
             all_variants(slot.subject_forms),
