@@ -22,7 +22,7 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-ONEDNN_MIN_ROWS = 4  # below this MKL's matrix-vector kernel wins (measured at 1 row: 1.4x)
+ONEDNN_MIN_ROWS = 4  # below this MKL's kernel wins (the lm_head at 1 row: 0.6 ms against 2.0)
 
 
 def onednn_available() -> bool:

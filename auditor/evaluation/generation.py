@@ -133,7 +133,9 @@ def generation_cli(
     if overhead:
         from auditor.generation.overhead import measure_overhead, overhead_table
 
-        result["overhead"] = measure_overhead(model, evaluator.builder(1), questions, log=log)
+        result["overhead"] = measure_overhead(
+            model, evaluator.builder(1), questions, slot_builder=evaluator.slot_builder, log=log
+        )
         (out_dir / "overhead.md").write_text(overhead_table(result["overhead"]) + "\n")
     result["seconds"] = round(time.perf_counter() - t0, 1)
     (out_dir / "results.json").write_text(json.dumps(result, indent=2) + "\n")

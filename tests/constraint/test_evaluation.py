@@ -132,8 +132,13 @@ def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
     pytest.importorskip("xgrammar")
     from auditor.generation.overhead import measure_overhead, overhead_table
 
+    from auditor.generation import SlotBuilder
+
     qs = held_out_questions(kb, per_domain=2)
-    rows = measure_overhead(model, builder, qs, batch_sizes=(1, 2), steps=6, rounds=1)
+    slots = SlotBuilder(builder.auditor, model.tokenizer, model.config.vocab_size)
+    rows = measure_overhead(
+        model, builder, qs, slot_builder=slots, batch_sizes=(1, 2), steps=6, rounds=1
+    )
     assert [r["batch"] for r in rows] == [1, 2]
     for r in rows:
         assert r["kg_us_per_step"] > 0 and r["xgrammar_us_per_step"] > 0
