@@ -130,9 +130,8 @@ def test_eval_generation_rejects_unknown_configs() -> None:
 
 def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
     pytest.importorskip("xgrammar")
-    from auditor.generation.overhead import measure_overhead, overhead_table
-
     from auditor.generation import SlotBuilder
+    from auditor.generation.overhead import measure_overhead, overhead_table
 
     qs = held_out_questions(kb, per_domain=2)
     slots = SlotBuilder(builder.auditor, model.tokenizer, model.config.vocab_size)
