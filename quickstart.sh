@@ -25,7 +25,7 @@ $KG report --from "$TODAY" --to "$TODAY" --out "$KGAUDIT_HOME/report.html"
 echo "== the embedded MoE model (trained by 'kgaudit engine train')"
 $KG generate --model default --max-new-tokens 32 --stats \
   --prompt "Q: What is the maximum daily dose of ibuprofen for adults? A:"
-echo "== its answers to held-out questions, unconstrained vs KG-constrained, audited (small sample)"
-$KG eval generation --per-domain 4 --configs base,kg-r1 --no-overhead \
+echo "== its answers to held-out questions, unconstrained vs answer-slot constrained: answer accuracy (small sample)"
+$KG eval generation --per-domain 4 --configs base,slot --no-overhead \
   --out "$KGAUDIT_HOME/generation-eval"
 echo "done: results in $KGAUDIT_HOME/results.jsonl, report in $KGAUDIT_HOME/report.html"

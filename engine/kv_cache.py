@@ -55,6 +55,7 @@ class KVCache:
         )
         self.k = torch.zeros(shape, dtype=self.dtype, device=self.device)  # [L, B, Hkv, S, Dh]
         self.v = torch.zeros(shape, dtype=self.dtype, device=self.device)
+        self._layers = list(zip(self.k.unbind(0), self.v.unbind(0), strict=True))  # views
 
     def note_tokens(self, valid: Tensor | None, positions: Tensor) -> None:
         """Record which of the T incoming tokens are real [B, T] and their positions [B, T]."""
@@ -70,9 +71,10 @@ class KVCache:
     def attend(self, layer: int, q: Tensor, k: Tensor, v: Tensor, mask: Tensor | None) -> Tensor:
         """Write k, v [B, Hkv, T, Dh] at the next T slots, attend q [B, H, T, Dh] to all slots."""
         s0, s1 = self.length, self.length + k.shape[2]
-        self.k[layer, :, :, s0:s1] = k
-        self.v[layer, :, :, s0:s1] = v
-        keys, values = self.k[layer, :, :, :s1], self.v[layer, :, :, :s1]  # [B, Hkv, S, Dh]
+        kl, vl = self._layers[layer]  # [B, Hkv, S_max, Dh] views of the layer
+        kl.narrow(2, s0, s1 - s0).copy_(k)
+        vl.narrow(2, s0, s1 - s0).copy_(v)
+        keys, values = kl.narrow(2, 0, s1), vl.narrow(2, 0, s1)  # [B, Hkv, S, Dh]
         return F.scaled_dot_product_attention(q, keys, values, attn_mask=mask, enable_gqa=True)
 
     def nbytes(self) -> int:

@@ -45,6 +45,10 @@ def load_model(
     device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
     dtype = dtype or (torch.bfloat16 if device.type == "cuda" else torch.float32)
     model = load_checkpoint(path, dtype=dtype, device=device, column_major=device.type == "cpu")
+    if device.type == "cpu" and dtype == torch.float32:
+        from engine.cpu_linear import use_onednn_
+
+        use_onednn_(model)  # oneDNN GEMMs for batched rows (engine.cpu_linear)
     model.tokenizer = Tokenizer.from_dir(path) if (path / "tokenizer.json").is_file() else None
     model.source = path
     return model

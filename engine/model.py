@@ -14,6 +14,7 @@ Dimension legend:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
@@ -164,12 +165,14 @@ class MoEFeedForward(nn.Module):
         logits, weights, ids = self.route(x)  # x: [N, D]
         if router_logits is not None:
             router_logits.append(logits)
-        if weights.dtype != x.dtype:
-            weights = weights.to(x.dtype)
-        if self.packed is None:
-            out = experts_forward(x, self.w13, self.w2, weights, ids)  # [N, D]
+        if self.packed is not None:
+            out = fp16_experts_forward(x, self.packed, weights.to(x.dtype), ids)
+        elif x.device.type == "cpu" and not torch.is_grad_enabled():
+            # CPU inference: the routing goes to the host once and the experts run straight
+            # from it (no per-call checks or dispatch; kernels.moe_host)
+            out = _host_routed()(x, self.w13, self.w2, weights.tolist(), ids.tolist())
         else:
-            out = fp16_experts_forward(x, self.packed, weights, ids)
+            out = experts_forward(x, self.w13, self.w2, weights.to(x.dtype), ids)  # [N, D]
         if self.shared is not None:
             out = out + torch.sigmoid(self.shared_gate(x)) * self.shared(x)
         return out
@@ -188,6 +191,19 @@ def experts_forward(x: Tensor, w13: Tensor, w2: Tensor, weights: Tensor, ids: Te
 
 
 _fused_moe = None
+
+
+def _host_routed() -> Callable[..., Tensor]:
+    """``kernels.moe_host.moe_host_routed``, imported on first use (as ``experts_forward``)."""
+    global _moe_host
+    if _moe_host is None:
+        from kernels.moe_host import moe_host_routed
+
+        _moe_host = moe_host_routed
+    return _moe_host
+
+
+_moe_host = None
 
 
 class Block(nn.Module):

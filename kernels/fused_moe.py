@@ -18,6 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from kernels.dispatch import use_triton
+from kernels.moe_host import moe_host_routed
 
 __all__ = ["check_moe_inputs", "fused_moe", "fused_moe_reference"]
 
@@ -146,75 +147,14 @@ def _moe_inference(
     e: int,
     k: int,
 ) -> torch.Tensor:
-    """No-autograd path with few tensor ops: the pairs are grouped by expert on the host
-    (`topk_ids.tolist()`, no bincount/argsort), the gate‖up and down matmuls of each active
-    expert write straight into [P, 2F] / [P, D] buffers, SwiGLU runs once over all pairs and
-    one `index_add_` combines them; one token (decode) takes `_moe_one_token`. Same numerics
-    as `_moe_sorted`: fp32 accumulation, activation rounded to x's dtype, fp32 sum over k.
-    """
-    t, d = x.shape
-    flat = topk_ids.reshape(-1).tolist()  # [P] host list (one sync on CUDA)
+    """No-autograd path with few tensor ops: the routing goes to the host (one
+    ``tolist()``, one sync on CUDA) and `kernels.moe_host.moe_host_routed` groups the pairs
+    by expert there. Same numerics as `_moe_sorted`."""
+    ids = topk_ids.tolist()  # [T][K]
+    flat = [i for row in ids for i in row]
     if min(flat) < 0 or max(flat) >= e:
         raise ValueError(f"topk_ids must lie in [0, {e}); got values outside that range.")
-    fp32 = x.dtype == torch.float32
-    xf = x if fp32 else x.float()  # [T, D]
-    if t == 1:
-        return _moe_one_token(x, xf, w13, w2, topk_weights, flat, f, fp32)
-    p = len(flat)
-    dev = x.device
-    order = sorted(range(p), key=flat.__getitem__)  # stable: pairs grouped by expert
-    idx = torch.tensor(order, device=dev)  # [P] pair ids grouped by expert
-    tok = idx // k  # [P] their tokens
-    xs = xf.index_select(0, tok)  # [P, D]
-    groups = []  # (expert, start, end) runs in sorted pair order
-    start = 0
-    for i in range(1, p + 1):
-        if i == p or flat[order[i]] != flat[order[start]]:
-            groups.append((flat[order[start]], start, i))
-            start = i
-    h = torch.empty(p, 2 * f, dtype=torch.float32, device=dev)  # [P, 2F]
-    for expert, s0, s1 in groups:
-        w = w13[expert] if fp32 else w13[expert].float()
-        torch.mm(xs[s0:s1], w.t(), out=h[s0:s1])
-    gate, up = h.split(f, dim=1)  # [P, F] x2
-    act = F.silu(gate).mul_(up)  # [P, F]
-    if not fp32:
-        act = act.to(x.dtype).float()
-    y = torch.empty(p, d, dtype=torch.float32, device=dev)  # [P, D]
-    for expert, s0, s1 in groups:
-        w = w2[expert] if fp32 else w2[expert].float()
-        torch.mm(act[s0:s1], w.t(), out=y[s0:s1])
-    wts = topk_weights.reshape(-1).index_select(0, idx).float()  # [P], sorted pair order
-    out = torch.zeros(t, d, dtype=torch.float32, device=dev)
-    out.index_add_(0, tok, y.mul_(wts[:, None]))
-    return out if fp32 else out.to(x.dtype)
-
-
-def _moe_one_token(
-    x: torch.Tensor,
-    xf: torch.Tensor,
-    w13: torch.Tensor,
-    w2: torch.Tensor,
-    topk_weights: torch.Tensor,
-    experts: list[int],
-    f: int,
-    fp32: bool,
-) -> torch.Tensor:
-    """T == 1 (decode): per selected expert one gate‖up matmul, SwiGLU, and a down matmul that
-    accumulates ``weight · y`` into the fp32 output (``addmm_`` with the weight as alpha)."""
-    weights = topk_weights.reshape(-1).tolist()  # [K] host floats
-    out = None
-    for expert, weight in zip(experts, weights, strict=True):
-        gate, up = F.linear(xf, w13[expert] if fp32 else w13[expert].float()).split(f, dim=1)
-        act = F.silu(gate).mul_(up)  # [1, F]
-        if not fp32:
-            act = act.to(x.dtype).float()
-        w = w2[expert] if fp32 else w2[expert].float()  # [D, F]
-        if out is None:
-            out = F.linear(act, w).mul_(weight)  # [1, D] fp32
-        else:
-            out.addmm_(act, w.t(), alpha=weight)
-    return out if fp32 else out.to(x.dtype)  # type: ignore[union-attr]
+    return moe_host_routed(x, w13, w2, topk_weights.float().tolist(), ids)
 
 
 def fused_moe(

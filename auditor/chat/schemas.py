@@ -88,7 +88,13 @@ class ChatRequest(BaseModel):
         "to the prompt's knowledge-graph neighbourhood.",
     )
     domain: Literal["finance", "medical", "legal", "auto"] = "auto"
-    radius: int = Field(default=1, ge=0, le=2, description="Neighbourhood radius (hops).")
+    radius: int = Field(
+        default=1,
+        ge=0,
+        le=2,
+        description="Neighbourhood radius (hops); giving it selects the neighbourhood "
+        "constraint instead of the answer slot.",
+    )
     as_of: date | None = Field(default=None, description="Audit the answer at this date.")
 
     def stops(self) -> list[str]:
@@ -108,6 +114,14 @@ class AuditedClaim(BaseModel):
 
 class ConstraintInfo(BaseModel):
     enabled: bool
+    config: str | None = Field(
+        default=None,
+        description="The constraint used: `slot` (the answer slot, the default) or `kg-r1` / "
+        "`kg-r2` (the neighbourhood of that radius, when the request gives `radius`).",
+    )
+    answer_slot: dict[str, Any] | None = Field(
+        default=None, description="The answer slot's subjects, predicates and values."
+    )
     domains: list[str] = Field(default_factory=list)
     seeds: list[str] = Field(default_factory=list)
     radius: int | None = None

@@ -32,6 +32,9 @@ from auditor.deadline import deadline
 log = logging.getLogger("kgaudit.chat")
 FORMAT_STOPS = ("\n", " Q:", " A:")
 DEFAULT_MAX_TOKENS = 64
+# The constraint a request gets unless it names a radius: the answer slot with span intent at
+# 0.3, the best configuration of `kgaudit eval generation` (docs/constrained.md).
+DEFAULT_CONSTRAINT = ("slot", 0.3)
 SERVED_NAMES = ("default", "kgaudit-default")
 
 
@@ -94,7 +97,7 @@ class ChatService:
     def warm_up(self) -> None:
         """Load the model and build the constraint lexicon now (idempotent, blocking)."""
         try:
-            self.builder(1).lexicon()
+            self.builder("slot").lexicon()
         except Exception as exc:  # reported as 503 engine_unavailable by the router
             log.error("the chat engine could not be loaded: %s: %s", type(exc).__name__, exc)
             self.error = exc
@@ -121,18 +124,20 @@ class ChatService:
                 self._model = load_model(self.model_name, device="cpu")
             return self._model
 
-    def builder(self, radius: int) -> Any:
+    def builder(self, radius: int | str) -> Any:
+        """The constraint builder of a radius, or ``"slot"`` for the answer slot."""
         with self._load_lock:
             b = self._builders.get(radius)
         if b is None:
-            from auditor.generation import ConstraintBuilder
+            from auditor.generation import ConstraintBuilder, SlotBuilder
 
             if self._auditor is None:
                 from auditor import get_auditor
 
                 self._auditor = get_auditor()
             m = self.model()
-            b = ConstraintBuilder(self._auditor, m.tokenizer, m.config.vocab_size, radius=radius)
+            args = (self._auditor, m.tokenizer, m.config.vocab_size)
+            b = SlotBuilder(*args) if radius == "slot" else ConstraintBuilder(*args, radius=radius)
             with self._load_lock:
                 self._builders[radius] = b
         return b
@@ -187,9 +192,19 @@ class ChatService:
             if req.kg_constraint:
                 from engine.constraint import KGConstraint
 
-                built = self.builder(req.radius).build(run.question, req.domain)
-                constraint = KGConstraint([built.automaton])
-                run.constraint = {"enabled": True, "radius": req.radius, **built.summary()}
+                if "radius" in req.model_fields_set:  # asked for the neighbourhood constraint
+                    config, intent = f"kg-r{req.radius}", None
+                    built = self.builder(req.radius).build(run.question, req.domain)
+                else:  # the best configuration of kgaudit eval generation
+                    config, intent = DEFAULT_CONSTRAINT
+                    built = self.builder("slot").build(run.question, req.domain, as_of=req.as_of)
+                constraint = KGConstraint([built.automaton], intent_threshold=intent)
+                run.constraint = {
+                    "enabled": True,
+                    "config": config,
+                    "radius": req.radius if config != "slot" else None,
+                    **built.summary(),
+                }
             stops = [*FORMAT_STOPS, *req.stops()]
             gen = stream(
                 model,

@@ -8,5 +8,6 @@ Importing this package does not import torch; compiling a constraint does.
 from __future__ import annotations
 
 from auditor.generation.builder import BuiltConstraint, ConstraintBuilder
+from auditor.generation.slot import AnswerSlot, SlotBuilder
 
-__all__ = ["BuiltConstraint", "ConstraintBuilder"]
+__all__ = ["AnswerSlot", "BuiltConstraint", "ConstraintBuilder", "SlotBuilder"]

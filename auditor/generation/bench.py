@@ -1,6 +1,6 @@
 """``kgaudit bench constraint``: per-step host cost of KG-constrained decoding against XGrammar
-on the same model, questions and allowed strings, as a share of the model's decode step
-(measured in the same run). See :mod:`auditor.generation.overhead`.
+on the same model, questions and allowed strings, and of the answer slot, as a share of the
+model's decode step (measured in the same run). See :mod:`auditor.generation.overhead`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def bench_constraint_command(
     import torch
 
     from auditor import get_auditor
-    from auditor.generation import ConstraintBuilder
+    from auditor.generation import ConstraintBuilder, SlotBuilder
     from auditor.generation.overhead import measure_overhead, overhead_table
     from auditor.generation.questions import held_out_questions
     from engine import load_model
@@ -44,8 +44,15 @@ def bench_constraint_command(
     builder = ConstraintBuilder(auditor, model.tokenizer, model.config.vocab_size)
     questions = held_out_questions(auditor.kb, per_domain=per_domain)
     builder.build(questions[0].question, questions[0].domain)  # lexicon, linker: not timed
+    slots = SlotBuilder(auditor, model.tokenizer, model.config.vocab_size)
     rows = measure_overhead(
-        model, builder, questions, batch_sizes=sizes, steps=steps, rounds=rounds
+        model,
+        builder,
+        questions,
+        slot_builder=slots,
+        batch_sizes=sizes,
+        steps=steps,
+        rounds=rounds,
     )
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2))

@@ -52,6 +52,7 @@ class BuiltConstraint:
     automaton: Any
     build_ms: float
     values: list[str] = field(default_factory=list)  # allowed value forms (no variants)
+    slot: dict[str, Any] | None = None  # the answer slot (subjects, predicates), if one
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -61,6 +62,7 @@ class BuiltConstraint:
             "allowed_forms": len(self.forms),
             "trie_nodes": len(self.automaton.allowed),
             "build_ms": round(self.build_ms, 2),
+            **({"answer_slot": self.slot} if self.slot is not None else {}),
         }
 
 

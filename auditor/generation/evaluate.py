@@ -1,6 +1,7 @@
 """Answer held-out questions under several engine configurations and audit every answer.
 
-Configurations differ in the KG constraint (off, radius 1 or 2), the experts used per token
+Configurations differ in the KG constraint (off, the neighbourhood at radius 1 or 2, the
+answer slot with or without span intent), the experts used per token
 (the model's top-2, or top-1) and the KV cache (fp, int8, int4). Batches of questions are run
 through every configuration in turn (interleaved), so the load of a shared machine affects
 them alike. Per answer it records the text, the audit counts, the linked entity mentions and
@@ -15,10 +16,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from auditor.generation.builder import ConstraintBuilder
+from auditor.generation.fluency import answer_nll
+from auditor.generation.grading import grade
 from auditor.generation.questions import Question
+from auditor.generation.slot import SlotBuilder
 
 if TYPE_CHECKING:
     from auditor.pipeline import Auditor
@@ -34,10 +39,11 @@ class EvalConfig:
     top_k: int | None = None  # experts per token; None = the model's own
     kv_cache: str = "fp"
     intent: float | None = None  # span-intent threshold of the constraint (None: plain mask)
+    slot: bool = False  # the answer-slot constraint (subject + the graph's value)
 
     @property
     def constrained(self) -> bool:
-        return self.radius is not None
+        return self.radius is not None or self.slot
 
 
 CONFIGS: dict[str, EvalConfig] = {
@@ -53,6 +59,8 @@ CONFIGS: dict[str, EvalConfig] = {
         EvalConfig("kg-r1-int8", radius=1, kv_cache="int8"),
         EvalConfig("int4", kv_cache="int4"),
         EvalConfig("kg-r1-int4", radius=1, kv_cache="int4"),
+        EvalConfig("slot", slot=True, intent=0.3),  # the answer slot (chat's default)
+        EvalConfig("slot-mask", slot=True),  # the answer slot without span intent
     ]
 }
 DEFAULT_CONFIGS = tuple(CONFIGS)
@@ -71,13 +79,24 @@ class Answer:
     entity_spans: list[tuple[str, bool]] = field(default_factory=list)  # (text, graph-valid)
     value_spans: list[tuple[str, bool]] = field(default_factory=list)
     seeds: int = 0
+    outcome: str = "non_answer"  # auditor.generation.grading.OUTCOMES
+    claims: list[dict[str, Any]] = field(default_factory=list)  # subject/predicate/object/verdict
+    nll: float = 0.0  # of the answer under the unconstrained model (nats)
+    answer_tokens: int = 0  # tokens the nll is over
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.question.id,
             "config": self.config,
+            "domain": self.question.domain,
+            "subject": self.question.subject,
+            "predicate": self.question.predicate,
             "prompt": self.question.prompt,
             "answer": self.text,
+            "outcome": self.outcome,
+            "claims": self.claims,
+            "nll": round(self.nll, 4),
+            "answer_tokens": self.answer_tokens,
             "counts": self.counts,
             "entity_spans": self.entity_spans,
             "value_spans": self.value_spans,
@@ -126,6 +145,9 @@ class Evaluator:
             r: ConstraintBuilder(auditor, self.tok, V, radius=r, common_words=common_words)
             for r in (1, 2)
         }
+        self.slot_builder = SlotBuilder(
+            auditor, self.tok, V, as_of=date.fromisoformat(as_of), common_words=common_words
+        )
 
     def builder(self, radius: int) -> ConstraintBuilder:
         if radius not in self.builders:
@@ -161,7 +183,7 @@ class Evaluator:
         t0 = time.perf_counter()
         constraint = built = None
         if cfg.constrained:
-            builder = self.builder(cfg.radius)  # type: ignore[arg-type]
+            builder = self.slot_builder if cfg.slot else self.builder(cfg.radius)  # type: ignore[arg-type]
             built = [builder.build(q.question, q.domain) for q in batch]
             constraint = KGConstraint([b.automaton for b in built], intent_threshold=cfg.intent)
             constraint.profile = True
@@ -182,14 +204,17 @@ class Evaluator:
         if constraint is not None:
             constraint.advance(new)
         answers = []
-        for b, q in enumerate(batch):
+        texts = []
+        for b in range(len(batch)):
             n = stats[b].new_tokens
             if constraint is not None:  # drop a span cut short by max_new_tokens
                 n -= constraint.open_span_tokens(b)
-            text = clean_answer(self.tok.decode(new[b, :n].tolist()))
-            answers.append(
-                self._judge(q, cfg, text, stats[b], build_s, built[b] if built else None)
-            )
+            texts.append(clean_answer(self.tok.decode(new[b, :n].tolist())))
+        fluency = answer_nll(self.model, [q.prompt for q in batch], texts)
+        for b, q in enumerate(batch):
+            answer = self._judge(q, cfg, texts[b], stats[b], build_s, built[b] if built else None)
+            answer.nll, answer.answer_tokens = fluency[b]
+            answers.append(answer)
         ttft = stats[0].ttft_s if stats else 0.0
         timing = {
             "config": cfg.name,
@@ -207,8 +232,12 @@ class Evaluator:
         self, q: Question, cfg: EvalConfig, text: str, st: Any, build_s: float, built: Any
     ) -> Answer:
         result = self.auditor.audit(text, domain=q.domain, as_of=self.as_of) if text else None
+        claims = [
+            {k: c.get(k) for k in ("subject", "predicate", "object", "verdict")}
+            for c in (result.to_dict()["claims"] if result is not None else [])
+        ]
         counts = dict(result.counts) if result is not None else {}
-        counts["claims"] = len(result.claims) if result is not None else 0
+        counts["claims"] = len(claims)
         builder = self.builder(cfg.radius or 1)
         if built is None:
             domains, seeds = builder.link(q.question, q.domain)
@@ -234,4 +263,6 @@ class Evaluator:
             ents,
             vals,
             len(seeds),
+            outcome=grade(claims, q.subject, q.predicate),
+            claims=claims,
         )

@@ -1,4 +1,5 @@
-"""Host cost of constraining one decode step: the KG span automaton against XGrammar.
+"""Host cost of constraining one decode step: the KG span automaton against XGrammar, and the
+answer slot.
 
 Both constrain the same model to the same allowed strings of the same questions (one question
 per batch row). Each row replays a token sequence made of allowed forms (a few leading-space
@@ -101,11 +102,26 @@ def _replay_both(
             clocks[name].time(lambda fn=fn, work=work: fn(work))
 
 
+def _replay_slot(automata: list[Any], seqs: list[list[int]], logits: Any, clock: _Clock) -> None:
+    """Replay ``seqs`` through answer-slot constraints with span intent at 0.3 (the chat's
+    and the evaluation's ``slot`` configuration), fresh automata as a new request has."""
+    import torch
+
+    from engine.constraint import KGConstraint
+
+    con = KGConstraint(automata, intent_threshold=0.3)
+    new = torch.tensor(seqs, dtype=torch.long)
+    for k in range(new.shape[1]):
+        work = logits.clone()
+        clock.time(lambda p=new[:, :k], w=work: con(p, w))
+
+
 def measure_overhead(
     model: Any,
     builder: ConstraintBuilder,
     questions: Sequence[Question],
     *,
+    slot_builder: ConstraintBuilder | None = None,
     batch_sizes: Sequence[int] = (1, 8),
     steps: int = 48,
     rounds: int = 3,
@@ -123,9 +139,10 @@ def measure_overhead(
     rng = random.Random(seed)
     rows = []
     for B in batch_sizes:
-        clocks = {k: _Clock() for k in ("kg", "kg_intent", "xgrammar")}
+        clocks = {k: _Clock() for k in ("kg", "kg_intent", "xgrammar", "slot")}
         build_ms: list[float] = []
         compile_ms: list[float] = []
+        slot_ms: list[float] = []
         for r in range(rounds):
             qs = [questions[(r * B + i) % len(questions)] for i in range(B)]
             built = [builder.build(q.question, q.domain) for q in qs]
@@ -143,6 +160,12 @@ def measure_overhead(
                 builder.build(q.question, q.domain).automaton for q in qs
             ]  # cold, like `built`
             _replay_both([b.automaton for b in built], fresh, grammars, seqs, logits, clocks)
+            if slot_builder is not None:  # the answer slot, replaying its own forms
+                slots = [slot_builder.build(q.question, q.domain) for q in qs]
+                own = [_replay(b.forms, tok, n, rng) for b in slots]
+                slot_ms += [b.build_ms for b in slots]
+                if min(len(x) for x in own) == n:
+                    _replay_slot([b.automaton for b in slots], own, logits, clocks["slot"])
         step_ms = decode_step_ms(model, B)
         row: dict[str, Any] = {"batch": B, "decode_step_ms": step_ms}
         for name, clock in clocks.items():
@@ -158,6 +181,7 @@ def measure_overhead(
             row[f"{name}_pct_of_step"] = 100 * wall / 1000 / step_ms
         row["steps_timed"] = len(clocks["kg"].wall)
         row["kg_build_ms_per_request"] = statistics.median(build_ms) if build_ms else None
+        row["slot_build_ms_per_request"] = statistics.median(slot_ms) if slot_ms else None
         row["xgrammar_compile_ms_per_request"] = (
             statistics.median(compile_ms) if compile_ms else None
         )
@@ -172,20 +196,27 @@ def overhead_table(rows: Sequence[dict[str, Any]]) -> str:
         "| p99 µs/step | build or compile ms/request |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    names = {"kg": "KG trie", "kg_intent": "KG trie + span intent", "xgrammar": "XGrammar"}
+    names = {
+        "kg": "KG trie",
+        "kg_intent": "KG trie + span intent",
+        "slot": "answer slot + span intent 0.3",
+        "xgrammar": "XGrammar",
+    }
     for r in rows:
         for key, label in names.items():
             if f"{key}_us_per_step" not in r:
                 continue
-            prep = r[
+            prep = r.get(
                 "xgrammar_compile_ms_per_request"
                 if key == "xgrammar"
+                else "slot_build_ms_per_request"
+                if key == "slot"
                 else "kg_build_ms_per_request"
-            ]
+            )
             lines.append(
                 f"| {r['batch']} | {r['decode_step_ms']:.2f} | {label} | {r[f'{key}_us_per_step']:.1f} "
                 f"| {r[f'{key}_cpu_us_per_step']:.1f} | {r[f'{key}_us_per_token']:.1f} "
                 f"| {r[f'{key}_pct_of_step']:.2f}% | {r[f'{key}_p99_us_per_step']:.0f} "
-                f"| {prep:.1f} |"
+                f"| {'–' if prep is None else f'{prep:.1f}'} |"
             )
     return "\n".join(lines)

@@ -72,27 +72,40 @@ def _unit_forms(unit: str) -> set[str]:
     return {unit}
 
 
-def fact_value_forms(fact: Fact) -> set[str]:
-    """The forms of the value of a value fact (number, date, literal) and its echoed qualifiers;
-    entity-valued facts contribute their object's names elsewhere."""
+def main_value_forms(fact: Fact) -> set[str]:
+    """The forms of the value itself of a value fact: the number (a range, with its unit),
+    the literal, the date. A year-precision value ("decided in 1996") is written as a year."""
     out: set[str] = set()
     if fact.value is not None:
-        lows = number_forms(fact.value)
-        if fact.value_max is not None and fact.value_max != fact.value:
-            highs = number_forms(fact.value_max)
-            nums = {f"{lo} to {hi}" for lo in lows for hi in highs}
-            nums |= {f"{lo}-{hi}" for lo in lows for hi in highs}
+        if fact.qualifiers.get("precision") == "year" and float(fact.value).is_integer():
+            out.add(str(int(fact.value)))
         else:
-            nums = lows
-        if fact.unit:
-            units = _unit_forms(fact.unit)
-            out |= {f"{n} {u}" if u != "%" else f"{n}%" for n in nums for u in units}
-        else:
-            out |= nums
+            out |= _quantity_forms(fact)
     if fact.literal:
         out.add(fact.literal)
     if fact.date is not None:
         out |= date_forms(fact.date)
+    return out
+
+
+def _quantity_forms(fact: Fact) -> set[str]:
+    lows = number_forms(fact.value)  # type: ignore[arg-type]
+    if fact.value_max is not None and fact.value_max != fact.value:
+        highs = number_forms(fact.value_max)
+        nums = {f"{lo} to {hi}" for lo in lows for hi in highs}
+        nums |= {f"{lo}-{hi}" for lo in lows for hi in highs}
+    else:
+        nums = lows
+    if not fact.unit:
+        return nums
+    units = _unit_forms(fact.unit)
+    return {f"{n} {u}" if u != "%" else f"{n}%" for n in nums for u in units}
+
+
+def fact_value_forms(fact: Fact) -> set[str]:
+    """The forms of the value of a value fact (number, date, literal), its validity dates and
+    its echoed qualifiers; entity-valued facts contribute their object's names elsewhere."""
+    out = main_value_forms(fact)
     for d in (fact.valid_from, fact.valid_to):
         if d is not None:
             out |= date_forms(d)

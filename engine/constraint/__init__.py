@@ -19,6 +19,7 @@ from typing import Any
 _EXPORTS = {
     "KGConstraint": "engine.constraint.processor",
     "KGLogitsProcessor": "engine.constraint.hf",
+    "SlotAutomaton": "engine.constraint.slot",
     "SpanAutomaton": "engine.constraint.automaton",
     "SpanLexicon": "engine.constraint.automaton",
     "TokenTrie": "engine.constraint.trie",

@@ -195,9 +195,7 @@ class SpanAutomaton:
                 extend = [
                     t
                     for t in G.children[g]
-                    if t not in A.children[a]
-                    and v.is_(v.boundary, t)
-                    and not v.is_(free_start, t)
+                    if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
                 ]
                 if extend:
                     out.append((a, extend))
@@ -284,6 +282,16 @@ class SpanAutomaton:
         out = (opener.astype(np.float32), ~keep) if keep.any() else None
         self._intent[sid] = out
         return out
+
+    def intent_openers(self, sid: int) -> np.ndarray | None:
+        """The float32 row of :meth:`intent_rows` (1.0 on tokens that would open a span)."""
+        r = self.intent_rows(sid)
+        return None if r is None else r[0]
+
+    def intent_deny(self, sid: int) -> np.ndarray | None:
+        """The deny row of :meth:`intent_rows` (only the allowed openers stay)."""
+        r = self.intent_rows(sid)
+        return None if r is None else r[1]
 
     # -- transitions -------------------------------------------------------------------
 

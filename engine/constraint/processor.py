@@ -1,6 +1,7 @@
 """``KGConstraint``: the logits processor that ``engine.generate(kg_constraint=...)`` calls.
 
-One :class:`~engine.constraint.automaton.SpanAutomaton` per batch row (rows may share one).
+One :class:`~engine.constraint.automaton.SpanAutomaton` (or answer-slot
+:class:`~engine.constraint.slot.SlotAutomaton`) per batch row (rows may share one).
 Each call consumes the tokens generated since the previous call, advances every row's state
 (one memoised dict lookup per token) and masks the logits of the forbidden tokens:
 
@@ -28,6 +29,7 @@ import torch
 from torch import Tensor
 
 from engine.constraint.automaton import SpanAutomaton
+from engine.constraint.slot import SlotAutomaton
 
 
 class KGConstraint:
@@ -35,12 +37,13 @@ class KGConstraint:
 
     def __init__(
         self,
-        automata: SpanAutomaton | Sequence[SpanAutomaton],
+        automata: SpanAutomaton | SlotAutomaton | Sequence[SpanAutomaton | SlotAutomaton],
         batch_size: int = 1,
         *,
         intent_threshold: float | None = None,
     ) -> None:
-        rows = [automata] * batch_size if isinstance(automata, SpanAutomaton) else list(automata)
+        single = isinstance(automata, SpanAutomaton | SlotAutomaton)
+        rows = [automata] * batch_size if single else list(automata)
         if not rows:
             raise ValueError("KGConstraint needs at least one automaton (one per batch row).")
         self.rows = rows
@@ -48,6 +51,11 @@ class KGConstraint:
         self.states = [a.start for a in rows]
         self.consumed = 0
         self.last_safe = [0] * len(rows)  # tokens of each row that end outside an open span
+        self.forcing = [False] * len(rows)  # the last token was a forced opener (span intent)
+        self._deny_buf: np.ndarray | None = None  # [B, V] rows applied last step
+        self._in_deny: list[np.ndarray | None] = [None] * len(rows)
+        self._open_buf: np.ndarray | None = None  # [B, V] span-intent opener rows
+        self._in_open: list[np.ndarray | None] = [None] * len(rows)
         self.profile = False
         self.update_ns = 0  # time spent advancing states (when ``profile`` is on)
         self.apply_ns = 0  # time spent building and applying masks
@@ -60,6 +68,9 @@ class KGConstraint:
     def reset(self) -> None:
         self.states = [a.start for a in self.rows]
         self.consumed, self.last_safe = 0, [0] * len(self.rows)
+        self.forcing = [False] * len(self.rows)
+        self._in_deny = [None] * len(self.rows)
+        self._in_open = [None] * len(self.rows)
 
     def __call__(self, new_ids: Tensor, logits: Tensor) -> Tensor:
         t0 = time.perf_counter_ns() if self.profile else 0
@@ -110,11 +121,12 @@ class KGConstraint:
             from kernels import apply_token_bitmask_
 
             pick = self._span_intent(torch.softmax(view.float(), -1).cpu().numpy(), probs=True)
-            apply_token_bitmask_(view, self.bitmask(device=logits.device, intent=pick))
+            rows, self.forcing = self._choose(pick)
+            apply_token_bitmask_(view, self._packed(rows).to(logits.device))
         else:
             host = view.numpy() if view.dtype == torch.float32 else view.float().numpy()
-            pick = self._span_intent(host)
-            deny = self._deny_rows(pick)
+            rows, self.forcing = self._choose(self._span_intent(host))
+            deny = self._deny_stack(rows)
             if view.dtype == torch.float32:
                 np.copyto(host, -np.inf, where=deny)
             else:
@@ -123,12 +135,43 @@ class KGConstraint:
             logits[:, size:] = float("-inf")
         return logits
 
-    def _deny_rows(self, pick: list[bool]) -> np.ndarray:
-        rows = [
-            r[1] if pick[b] and (r := a.intent_rows(s)) is not None else a.deny_row(s)
-            for b, (a, s) in enumerate(zip(self.rows, self.states, strict=True))
+    def _choose(self, pick: list[bool]) -> tuple[list[np.ndarray | None], list[bool]]:
+        """Per row the deny row to apply instead of the state's own (None: the state's own),
+        and whether the row now forces a span: span intent where ``pick``; after a forced
+        opener, only the continuations of the span it opened (``commit_row`` of automata that
+        have one), so that a forced name is not left for a free word sharing its first token.
+        """
+        rows: list[np.ndarray | None] = [None] * len(self.rows)
+        forcing = [False] * len(self.rows)
+        if not any(pick) and not any(self.forcing):
+            return rows, forcing
+        for b, (a, s) in enumerate(zip(self.rows, self.states, strict=True)):
+            commit = getattr(a, "commit_row", None) if self.forcing[b] else None
+            if commit is not None:  # a forced name goes on until it closes
+                rows[b] = commit(s)
+                forcing[b] = rows[b] is not None
+            if pick[b] and not forcing[b]:
+                deny = a.intent_deny(s)
+                if deny is not None:
+                    rows[b], forcing[b] = deny, True
+        return rows, forcing
+
+    def _deny_stack(self, rows: list[np.ndarray | None]) -> np.ndarray:
+        """The deny rows as one bool array [B, V], kept between steps: a row is copied only
+        when its state's row changed (rows are memoised objects, so ``is`` tells)."""
+        chosen = [
+            r if r is not None else a.deny_row(s)
+            for r, a, s in zip(rows, self.rows, self.states, strict=True)
         ]
-        return rows[0] if len(rows) == 1 else np.stack(rows)
+        if len(chosen) == 1:
+            return chosen[0]
+        if self._deny_buf is None:
+            self._deny_buf = np.zeros((len(chosen), chosen[0].shape[0]), dtype=bool)
+        for b, r in enumerate(chosen):
+            if r is not self._in_deny[b]:
+                self._deny_buf[b] = r
+                self._in_deny[b] = r
+        return self._deny_buf
 
     def _span_intent(self, scores: np.ndarray, *, probs: bool = False) -> list[bool]:
         """Rows where the model puts at least ``intent_threshold`` of its probability on tokens
@@ -138,32 +181,41 @@ class KGConstraint:
         B = len(self.rows)
         if self.intent_threshold is None:
             return [False] * B
-        rows = [a.intent_rows(s) for a, s in zip(self.rows, self.states, strict=True)]
+        rows = [a.intent_openers(s) for a, s in zip(self.rows, self.states, strict=True)]
         live = [b for b, r in enumerate(rows) if r is not None]
         pick = [False] * B
         if not live:
             return pick
+        if self._open_buf is None:
+            self._open_buf = np.zeros((B, scores.shape[1]), dtype=np.float32)
+        for b in live:
+            if rows[b] is not self._in_open[b]:
+                self._open_buf[b] = rows[b]
+                self._in_open[b] = rows[b]
         x = scores[live] if len(live) < B else scores  # [L, V]
-        if not probs:  # softmax on the host
-            x = np.exp(x - x.max(axis=1, keepdims=True))
-            x /= x.sum(axis=1, keepdims=True)
-        openers = rows[live[0]][0][None] if len(live) == 1 else np.stack([rows[b][0] for b in live])
-        for b, m in zip(live, np.einsum("lv,lv->l", x, openers).tolist(), strict=True):
+        openers = self._open_buf[live] if len(live) < B else self._open_buf
+        if probs:
+            masses = np.einsum("lv,lv->l", x, openers)
+        else:  # softmax mass on the host: Σ e·opener / Σ e with e = exp(x - max)
+            e = np.exp(x - x.max(axis=1, keepdims=True))
+            masses = np.einsum("lv,lv->l", e, openers) / e.sum(axis=1)
+        for b, m in zip(live, masses.tolist(), strict=True):
             pick[b] = m >= self.intent_threshold
         return pick
 
-    def bitmask(
-        self, device: torch.device | str | None = None, intent: list[bool] | None = None
-    ) -> Tensor:
-        """The current packed masks, int32 [B, ceil(V/32)] (XGrammar layout)."""
+    def bitmask(self, device: torch.device | str | None = None) -> Tensor:
+        """The current packed masks of the states, int32 [B, ceil(V/32)] (XGrammar layout)."""
+        out = self._packed([None] * len(self.rows))
+        return out.to(device) if device is not None else out
+
+    def _packed(self, rows: list[np.ndarray | None]) -> Tensor:
         from engine.constraint.masks import pack_rows
 
-        rows = []
-        for b, (a, s) in enumerate(zip(self.rows, self.states, strict=True)):
-            r = a.intent_rows(s) if intent and intent[b] else None
-            rows.append(pack_rows((~r[1])[None])[0] if r is not None else a.packed(s))
-        out = torch.from_numpy(np.stack(rows))
-        return out.to(device) if device is not None else out
+        packed = [
+            a.packed(s) if r is None else pack_rows(~r[None])[0]
+            for r, a, s in zip(rows, self.rows, self.states, strict=True)
+        ]
+        return torch.from_numpy(np.stack(packed))
 
     def open_span_tokens(self, row: int) -> int:
         """How many of the row's consumed tokens belong to a span left unfinished (e.g. cut by

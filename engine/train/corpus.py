@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from engine.train.paraphrases import paraphrased_questions
 from engine.train.templates import TEMPLATES, Names
 from knowledge_graphs.model import Entity, Fact
 
@@ -29,7 +30,7 @@ from knowledge_graphs.model import Entity, Fact
 class Verbalisation:
     fact_id: str
     predicate: str
-    kind: str  # "statement" or "qa"
+    kind: str  # "statement", "qa" or "paraphrase" (the answer after another question wording)
     prompt: str  # the text before the fact's value
     completion: str  # the value and the rest of the sentence
     key: str  # the value the completion must contain
@@ -69,6 +70,7 @@ def build_corpus(
     *,
     held_out_share: float = 0.15,
     seed: int = 0,
+    paraphrases_per_fact: int = 0,
 ) -> Corpus:
     """Choose each fact's training texts and hold out unseen phrasings.
 
@@ -76,11 +78,15 @@ def build_corpus(
     appear inside that answer (statements repeating the answer add tokens, not knowledge; a
     fact without a question keeps its statements). With probability ``held_out_share`` that
     statement is held out instead: held-out perplexity then measures an unseen wording of a fact
-    the model learnt from its question-answer pair.
+    the model learnt from its question-answer pair. ``paraphrases_per_fact`` other wordings of
+    each question (``engine.train.paraphrases``) precede the same answer in training.
     """
+    facts = list(facts)
     by_fact: dict[str, list[Verbalisation]] = defaultdict(list)
     for v in verbalise(facts, entities):
         by_fact[v.fact_id].append(v)
+    fact_of = {f.id: f for f in facts}
+    names = Names(entities)
     corpus = Corpus()
     for fid, items in by_fact.items():
         rng = random.Random(f"{seed}:{hashlib.sha256(fid.encode()).hexdigest()}")
@@ -91,6 +97,14 @@ def build_corpus(
             continue
         fresh = [v for v in statements if not any(v.text in a.text for a in answers)]
         corpus.train += answers
+        answer = answers[0].prompt.split(" A: ", 1)[1]
+        para_rng = random.Random(f"{seed}:paraphrase:{fid}")  # the split does not depend on it
+        for q in paraphrased_questions(fact_of[fid], names, para_rng, paraphrases_per_fact):
+            a = answers[0]
+            prompt = f"Q: {q} A: {answer}"
+            corpus.train.append(
+                Verbalisation(fid, a.predicate, "paraphrase", prompt, a.completion, a.key)
+            )
         if fresh:
             held = rng.random() < held_out_share
             (corpus.held_out if held else corpus.train).append(fresh[0])

@@ -125,11 +125,15 @@ def _value(f: Fact, n: Names) -> str:
 
 
 def _decided(f: Fact, n: Names) -> list[Item]:
-    if f.date is None:
+    year_only = f.qualifiers.get("precision") == "year"
+    if f.date is not None:
+        when = str(f.date.year) if year_only else day(f.date)
+    elif year_only and f.value is not None and float(f.value).is_integer():
+        when = str(int(f.value))  # most decisions are known to the year only (value = year)
+    else:
         return []
     s = n(f.subject)
-    when = str(f.date.year) if f.qualifiers.get("precision") == "year" else day(f.date)
-    prep = "in" if f.qualifiers.get("precision") == "year" else "on"
+    prep = "in" if year_only else "on"
     return [
         (f"{s} was decided {prep}", f" {when}.", when),
         (f"The Supreme Court decided {s} {prep}", f" {when}.", when),

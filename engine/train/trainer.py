@@ -40,6 +40,7 @@ class TrainConfig:
     warmup: int = 50
     weight_decay: float = 0.01
     aux_loss_coef: float = 0.01  # Switch-Transformer router load-balancing loss weight
+    paraphrases: int = 3  # other wordings of each fact's question (engine.train.paraphrases)
     seed: int = 0
     max_minutes: float = 11.0  # stop early (and say so) if the machine is slower than planned
     threads: int = 1  # intra-op threads: 1 is reproducible and robust on a shared CPU
@@ -112,7 +113,9 @@ def train(
 
         kb = load_graphs()
         facts, entities = kb.facts, kb.entities
-    corpus: Corpus = build_corpus(facts, entities, seed=cfg.seed)
+    corpus: Corpus = build_corpus(
+        facts, entities, seed=cfg.seed, paraphrases_per_fact=cfg.paraphrases
+    )
     if not corpus.train:
         raise ValueError("the knowledge graphs produced no verbalisable facts to train on.")
     tokenizer = train_bpe([v.text for v in corpus.train], cfg.vocab_size)

@@ -12,7 +12,7 @@ CASES = [
     ("allowed entity and value", " The maximum daily dose of ibuprofen is 1200 mg per day.", None),
     ("case variant", " Ibuprofen is taken with warfarin.", None),
     ("free text only", " No. The dose is the dose.", None),
-    ("disallowed entity", " The maximum daily dose of valsartan is 1200 mg.", " v"),
+    ("disallowed entity", " The maximum daily dose of valsartan is 1200 mg.", " val"),
     ("disallowed value", " The maximum daily dose of ibuprofen is 3200 mg.", " 3"),
     ("unlisted number", " Taking 7 of them", " 7"),
     ("number glued to a word", " The dose is least20", "20"),

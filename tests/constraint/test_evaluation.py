@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import date
 
 import pytest
 
+from auditor.generation.grading import OUTCOMES
 from auditor.generation.questions import held_out_questions
-from auditor.generation.report import pareto, summarise, table
+from auditor.generation.report import pareto, summarise
+from auditor.generation.report_views import answer_table, domain_table, table
 
 
 def test_questions_are_held_out_deterministic_and_sized(kb) -> None:
@@ -30,15 +33,15 @@ def test_question_quotas_add_up(kb, n: int) -> None:
 
 
 ROWS = [
-    {"name": "base", "fer": 0.4, "tok_s": 100.0, "ttft_ms": 10.0},
-    {"name": "kg-r1", "fer": 0.1, "tok_s": 95.0, "ttft_ms": 30.0},
-    {"name": "kg-r2", "fer": 0.2, "tok_s": 90.0, "ttft_ms": 40.0},
-    {"name": "none", "fer": None, "tok_s": 200.0, "ttft_ms": 1.0},
+    {"name": "base", "accuracy": 0.1, "tok_s": 100.0, "ttft_ms": 10.0},
+    {"name": "slot", "accuracy": 0.8, "tok_s": 95.0, "ttft_ms": 30.0},
+    {"name": "kg-r1", "accuracy": 0.3, "tok_s": 90.0, "ttft_ms": 40.0},
+    {"name": "none", "accuracy": None, "tok_s": 200.0, "ttft_ms": 1.0},
 ]
 
 
 def test_pareto_front() -> None:
-    assert pareto(ROWS) == ["base", "kg-r1"]
+    assert pareto(ROWS) == ["base", "slot"]
 
 
 def test_summary_and_table_from_answers() -> None:
@@ -46,49 +49,44 @@ def test_summary_and_table_from_answers() -> None:
     from auditor.generation.questions import Question
 
     q = Question("q1", "medical", "maxDose", "f1", "drug:x", "How much?")
+    legal = Question("q2", "legal", "decided", "f2", "case:y", "When?")
+
+    def answer(config, question, counts, outcome, nll=0.0, n=0, spans=False):
+        return Answer(
+            question, config, "a", 5, 0.1, 0.01, 0.0, counts, [("x", spans)], [("12", spans)],
+            outcome=outcome, nll=nll, answer_tokens=n,
+        )  # fmt: skip
+
     answers = [
-        Answer(
-            q,
-            "base",
-            "a",
-            5,
-            0.1,
-            0.01,
-            0.0,
-            {"supported": 1, "contradicted": 1},
-            [("x", False)],
-            [("12", False)],
-        ),
-        Answer(
-            q,
-            "kg-r1",
-            "b",
-            5,
-            0.1,
-            0.02,
-            3.0,
-            {"supported": 2, "unverifiable": 1},
-            [("x", True)],
-            [("12", True)],
-        ),
+        answer("base", q, {"supported": 1, "contradicted": 1}, "wrong", 4.0, 2),
+        answer("base", legal, {}, "non_answer"),
+        answer("slot", q, {"supported": 2, "unverifiable": 1}, "correct", 2.0, 2, True),
+        answer("slot", legal, {"supported": 1}, "correct", 0.0, 2, True),
     ]
     timings = [
         {
             "config": c,
-            "rows": 1,
+            "rows": 2,
             "decode_tokens": 4,
             "decode_s": 0.1,
             "ttft_s": t,
             "build_s": b,
             "mask_s": 0.0,
         }
-        for c, t, b in (("base", 0.01, 0.0), ("kg-r1", 0.02, 0.003))
+        for c, t, b in (("base", 0.01, 0.0), ("slot", 0.02, 0.003))
     ]
     rows = summarise(answers, timings)
     assert [r["fer"] for r in rows] == [0.5, 0.0]
-    assert rows[1]["coverage"] == pytest.approx(2 / 3) and rows[1]["entity_valid"] == 1.0
-    md = table(rows, pareto(rows))
-    assert "| kg-r1 |" in md and "-100%" in md
+    assert rows[1]["coverage"] == pytest.approx(3 / 4) and rows[1]["entity_valid"] == 1.0
+    base, slot = rows
+    assert (base["accuracy"], base["wrong"], base["non_answer"]) == (0.0, 0.5, 0.5)
+    assert base["failed_answers"] == 0.5 and slot["accuracy"] == 1.0
+    assert base["perplexity"] == pytest.approx(math.exp(4.0 / 2))  # 4 nats over 2 tokens
+    assert slot["domains"]["legal"]["accuracy"] == 1.0 and not base["constrained"]
+    assert base["domains"]["legal"]["non_answer"] == 1.0 and slot["constrained"]
+    assert "| slot |" in table(rows) and "-100%" in table(rows)
+    md = answer_table(rows, pareto(rows))
+    assert "| slot | 2 | 100.0% |" in md and "| legal |" in domain_table(rows)
 
 
 def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
@@ -100,7 +98,7 @@ def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
             "--per-domain",
             "2",
             "--configs",
-            "base,kg-r1",
+            "base,slot",
             "--no-overhead",
             "--max-new-tokens",
             "12",
@@ -113,9 +111,13 @@ def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
         ]
     )
     res = json.loads((out / "results.json").read_text())
-    assert res["questions"] == 6 and [c["name"] for c in res["configs"]] == ["base", "kg-r1"]
+    assert res["questions"] == 6 and [c["name"] for c in res["configs"]] == ["base", "slot"]
     assert (out / "pareto.png").stat().st_size > 1000 and (out / "table.md").exists()
-    assert len((out / "answers.jsonl").read_text().splitlines()) == 12
+    assert (out / "outcomes.png").stat().st_size > 1000
+    lines = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
+    assert len(lines) == 12 and all(x["outcome"] in OUTCOMES for x in lines)
+    assert set(res["configs"][1]["domains"]) == {"medical", "finance", "legal"}
+    assert "answer accuracy >= 80%" in res["targets"]["checks"]
 
 
 def test_eval_generation_rejects_unknown_configs() -> None:
@@ -128,10 +130,14 @@ def test_eval_generation_rejects_unknown_configs() -> None:
 
 def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
     pytest.importorskip("xgrammar")
+    from auditor.generation import SlotBuilder
     from auditor.generation.overhead import measure_overhead, overhead_table
 
     qs = held_out_questions(kb, per_domain=2)
-    rows = measure_overhead(model, builder, qs, batch_sizes=(1, 2), steps=6, rounds=1)
+    slots = SlotBuilder(builder.auditor, model.tokenizer, model.config.vocab_size)
+    rows = measure_overhead(
+        model, builder, qs, slot_builder=slots, batch_sizes=(1, 2), steps=6, rounds=1
+    )
     assert [r["batch"] for r in rows] == [1, 2]
     for r in rows:
         assert r["kg_us_per_step"] > 0 and r["xgrammar_us_per_step"] > 0

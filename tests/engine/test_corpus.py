@@ -176,3 +176,38 @@ def test_the_split_holds_out_only_extra_statements_of_trained_facts():
         assert not any(held.text in v.text for v in corpus.train if v.fact_id == held.fact_id)
     again = build_corpus(facts, ENTITIES, held_out_share=0.5, seed=1)
     assert again.held_out == corpus.held_out
+
+
+def test_year_precision_decisions_without_a_day_are_verbalised():
+    f = fact("f-y", "case:plessy", "decided", value=1896.0, qualifiers={"precision": "year"})
+    texts = [v.text for v in verbalise([f], ENTITIES)]
+    assert "Plessy v. Ferguson was decided in 1896." in texts
+
+
+def test_paraphrased_questions_precede_the_same_answer_and_split_is_unchanged():
+    facts = [fact(f"c{i}", "country:HR", "currency", object=f"currency:X{i}") for i in range(20)]
+    plain = build_corpus(facts, ENTITIES, held_out_share=0.5, seed=1)
+    para = build_corpus(facts, ENTITIES, held_out_share=0.5, seed=1, paraphrases_per_fact=3)
+    assert para.held_out == plain.held_out
+    extra = [v for v in para.train if v.kind == "paraphrase"]
+    assert len(extra) == 3 * len(facts)
+    answers = {
+        v.fact_id: v.prompt.split(" A: ", 1)[1] + v.completion
+        for v in plain.train
+        if v.kind == "qa"
+    }
+    for v in extra:
+        assert (
+            v.prompt.startswith("Q: ")
+            and v.prompt.split(" A: ", 1)[1] + v.completion == answers[v.fact_id]
+        )
+
+
+def test_no_training_question_is_a_held_out_evaluation_question(kb):
+    from auditor.generation.questions import held_out_questions
+
+    corpus = build_corpus(kb.facts, kb.entities, paraphrases_per_fact=7)
+    trained = {v.prompt.split(" A:")[0] for v in corpus.train if v.kind in ("qa", "paraphrase")}
+    for seed in (0, 1):
+        qs = held_out_questions(kb, per_domain=80, seed=seed, as_of=date(2025, 6, 30))
+        assert not [q.prompt for q in qs if q.prompt.split(" A:")[0] in trained]
