@@ -8,12 +8,28 @@ from typing import Any
 DEFINITIONS: list[tuple[str, str]] = [
     (
         "Verdicts",
-        "supported: a graph fact valid at the claim's date matches (with the fact as evidence). "
-        "contradicted: a conflicting fact or an impossibility (a checksum that fails, a reporter "
-        "that did not exist in the cited year, a rule violated) — with what the graph says "
-        "instead. unverifiable: the entity or relation is not in the graph, or no fact is valid "
-        "at that date. Not-in-graph is never contradicted. Verdicts are deterministic: no LLM is "
-        "used.",
+        "Every claim is read as a claim frame: the trigger that expresses the predicate "
+        '("maximum", "up to", "cut the target range to"), its subject, its value, and every '
+        "qualifier the fact depends on — for a dose its role (start / usual / titration / "
+        "maintenance / maximum), per dose vs per day vs per week, population (adults, children, "
+        "older adults, renal or hepatic impairment), formulation and strength, OTC vs Rx, "
+        "indication and co-medication; for a policy rate the series (the ECB's three rates are "
+        'distinct) and the date\'s role (decided, effective, "since", a previous level); for a '
+        "capital ratio a requirement vs a bank's own figure; for a threshold the obligation, "
+        "comparator and currency. Values are bound through the clause, the list item's label, "
+        "the table cell's column header and row label, and the headings above them — never by "
+        "proximity to a name. supported: a complete frame whose value matches a graph fact "
+        "valid at the claim's date (with the fact as evidence). contradicted: a complete frame "
+        "whose value disagrees with every comparable fact, or an impossibility (a checksum that "
+        "fails, a reporter that did not exist in the cited year, a rule violated) — with what "
+        "the graph says instead. unverifiable: anything incomplete or ambiguous, with the "
+        'reason naming what is missing, e.g. "a starting dose; the graph records maximum '
+        'doses", "the graph has no maximum dose of Metformin for children", "the text does not '
+        "say which of deposit facility rate / main refinancing operations rate / marginal "
+        'lending facility rate it means", "the graph holds no policy-rate history for Bank of '
+        'England", "unknown name \'pramipril\' (did you mean Ramipril?)". Not-in-graph is never '
+        "contradicted, and a name reached only by fuzzy matching is never supported or "
+        "contradicted. Verdicts are deterministic: no LLM is used.",
     ),
     (
         "FER",
