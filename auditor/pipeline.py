@@ -12,18 +12,15 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 
-from auditor import AUDITOR_VERSION
+from auditor import stages
 from auditor.deadline import check as check_deadline
 from auditor.errors import UsageError
-from auditor.extract import Extraction, extract_claims
+from auditor.extract import Extraction
 from auditor.extract.citations import find_citations
 from auditor.extract.fuzzy import DomainLinker, FuzzyLinker
-from auditor.extract.fuzzy_evidence import annotate_claims
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
-from auditor.score import score
 from auditor.types import AuditResult, CitationCheck, CitationRef, Claim, Mention
-from auditor.verify import Context, verify_claims
 from auditor.verify.citations import (
     LegalIndex,
     check_case,
@@ -32,14 +29,12 @@ from auditor.verify.citations import (
     identifier_claim,
 )
 from auditor.verify.legal.resolve import BACK_REFERENCES, Resolver
-from auditor.verify.literal import brand_claims
-from knowledge_graphs.model import DOMAINS
 from knowledge_graphs.scotus import reporter_key
 from knowledge_graphs.store import KnowledgeBase
 from rules.loader import RuleSet
 from rules.schema import Rule
 
-DOMAIN_CHOICES = (*DOMAINS, "auto")
+DOMAIN_CHOICES = stages.DOMAIN_CHOICES
 MAX_CALLER_CITATIONS = 200
 
 
@@ -73,7 +68,7 @@ class Auditor:
         self.rules = rules
         self.max_text_chars = max_text_chars
         self.cache_dir = cache_dir
-        self._rules_by_id: dict[str, Rule] = {r.id: r for p in rules.packs for r in p.rules}
+        self.rules_by_id: dict[str, Rule] = {r.id: r for p in rules.packs for r in p.rules}
         self._linker: Linker | None = None
         self._lock = threading.Lock()
         self.fallback_linker = None  # an extra linker hook (see extract_claims)
@@ -114,82 +109,19 @@ class Auditor:
         as_of: str | date | None = None,
         citations: list[str] | None = None,
     ) -> AuditResult:
-        day = parse_as_of(as_of)
-        text = self._check_text(text)
-        if domain not in DOMAIN_CHOICES:
-            raise UsageError(
-                f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}"
-            )
-        caller = self._check_citations(citations)
-        domains = self._pick_domains(text) if domain == "auto" else [domain]
-        domains = [d for d in domains if d in self.kb.domains]
-        ctx = Context(self.kb, day)
-        claims: list[Claim] = []
-        checks: list[CitationCheck] = []
-        seen_sentences = None
-        fuzzy: list[Mention] = []
-        for d in domains:
-            ex = extract_claims(
-                text,
-                domain=d,
-                kb=self.kb,
-                rules=self.rules.for_domain(d),
-                linker=self._linker_for(d),  # type: ignore[arg-type]
-                fallback_linker=self.fallback_linker,
-                resolve_case=self._resolve_case if d == "legal" else None,
-            )
-            verify_claims(ex.claims, self._rules_by_id, ctx)
-            claims += ex.claims
-            if d == "medical" and (rule := self._rules_by_id.get("MED-BRAND")):
-                for info in ex.sentences:
-                    claims += brand_claims(info, self.kb, rule, d)
-            seen_sentences = ex
-            fuzzy += [m for i in ex.sentences for m in i.mentions if m.fuzzy_score is not None]
-        extraction = seen_sentences or extract_claims(
-            text,
-            domain=domains[0] if domains else "legal",
-            kb=self.kb,
-            rules=[],
-            linker=self.linker(),
+        """extract → verify → score (:mod:`auditor.stages`)."""
+        ex = stages.extract(
+            self, text, domain=domain, as_of=parse_as_of(as_of), citations=citations
         )
-        cite_claims, cite_checks = self._citations(extraction, caller, day, domains)
-        claims += cite_claims
-        checks += cite_checks
-        self._sync_regulation_checks(claims, checks)
-        annotate_claims(claims, fuzzy, self.kb)
-        claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
-        checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
-        s = score(claims, checks)
-        primary = domain if domain != "auto" else (domains[0] if domains else "auto")
-        result = AuditResult(
-            domain=primary,
-            as_of=day,
-            claims=claims,
-            citations=checks,
-            fer=s["fer"],
-            citation_confidence=s["citation_confidence"],  # type: ignore[arg-type]
-            joint_score=s["joint_score"],
-            coverage=s["coverage"],  # type: ignore[arg-type]
-            counts=s["counts"],
-            hallucination_types=s["hallucination_types"],  # type: ignore[arg-type]
-            kg_version=self.kb.kg_version,
-            rules_version=self.rules.version,
-            auditor_version=AUDITOR_VERSION,
-            domains=domains or [primary],
-        )
-        if self.risk:
-            from auditor.risk import annotate_risk
+        return stages.score(self, ex, stages.verify(self, ex))
 
-            annotate_risk(result)
-        return result
-
-    def _linker_for(self, domain: str) -> Linker | DomainLinker:
+    def linker_for(self, domain: str) -> Linker | DomainLinker:
         """The exact linker, with the fuzzy fallback for ``domain`` when enabled."""
         if self.fuzzy_linker is None:
             return self.linker()
         return self.fuzzy_linker.bind(self.linker(), domain, self.rules.for_domain(domain))
 
-    def _check_text(self, text: object) -> str:
+    def check_text(self, text: object) -> str:
         if isinstance(text, bytes | bytearray):
             try:
                 text = bytes(text).decode("utf-8")
@@ -205,7 +137,7 @@ class Auditor:
         return text.replace("\x00", " ")
 
     @staticmethod
-    def _check_citations(citations: list[str] | None) -> list[str]:
+    def check_citations(citations: list[str] | None) -> list[str]:
         if citations is None:
             return []
         if isinstance(citations, str) or not all(isinstance(c, str) for c in citations):
@@ -214,7 +146,7 @@ class Auditor:
             raise UsageError(f"at most {MAX_CALLER_CITATIONS} citations can be checked per audit")
         return [c for c in citations if c.strip()]
 
-    def _pick_domains(self, text: str) -> list[str]:
+    def pick_domains(self, text: str) -> list[str]:
         mentions = self.linker().link(text)
         votes: Counter[str] = Counter()
         for m in mentions:
@@ -229,14 +161,14 @@ class Auditor:
 
     # -- citations -----------------------------------------------------------------------
 
-    def _citations(
+    def check_citations_in(
         self, ex: Extraction, caller: list[str], day: date, domains: list[str]
     ) -> tuple[list[Claim], list[CitationCheck]]:
         claims: list[Claim] = []
         checks: list[CitationCheck] = []
-        cite_rule = self._rules_by_id.get("LEG-CITE")
-        statute_rule = self._rules_by_id.get("LEG-STATUTE")
-        id_rule = self._rules_by_id.get("FIN-ID-CHECK")
+        cite_rule = self.rules_by_id.get("LEG-CITE")
+        statute_rule = self.rules_by_id.get("LEG-STATUTE")
+        id_rule = self.rules_by_id.get("FIN-ID-CHECK")
         primary = domains[0] if domains else "legal"
         resolver = Resolver()
         for info in ex.sentences:
@@ -332,7 +264,7 @@ class Auditor:
             claims.append(c)
         checks.append(chk)
 
-    def _resolve_case(self, ref: CitationRef) -> str | None:
+    def resolve_case(self, ref: CitationRef) -> str | None:
         """The curated case at this citation, unless the citation names another case."""
         from auditor.verify.citations import same_graph_case
 
@@ -363,7 +295,7 @@ class Auditor:
         )
 
     @staticmethod
-    def _sync_regulation_checks(claims: list[Claim], checks: list[CitationCheck]) -> None:
+    def sync_regulation_checks(claims: list[Claim], checks: list[CitationCheck]) -> None:
         """A regulation identifier contradicted by its claim counts as a wrong citation."""
         for c in claims:
             if c.citation is None or c.citation.kind != "regulation":

@@ -1,0 +1,187 @@
+"""The audit core as three public stage verbs over one extraction.
+
+>>> from auditor import get_auditor                                   # doctest: +SKIP
+>>> a = get_auditor()                                                 # doctest: +SKIP
+>>> ex = extract(a, "Do not exceed 4,000 mg of acetaminophen a day.", domain="medical")
+>>> checked = verify(a, ex)                                           # doctest: +SKIP
+>>> score(a, ex, checked).counts                                      # doctest: +SKIP
+{'supported': 1, 'contradicted': 0, 'unverifiable': 0}
+
+* :func:`extract` — the text, once per domain, into sentences with their layout, mentions,
+  quantities, dates, citations and the claim frames the rule packs assemble;
+* :func:`verify` — every check dispatched by its rule's check type: claim checks through
+  :data:`auditor.verify.VERIFIERS`, and the checks that read the text themselves (brand
+  appositions, citations, identifiers) through :data:`TEXT_CHECKS`;
+* :func:`score` — FER, citation confidence, coverage, counts and the calibrated risk, into the
+  one :class:`~auditor.types.AuditResult` that the API, batch and chat all return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING
+
+from auditor import AUDITOR_VERSION
+from auditor.errors import UsageError
+from auditor.extract import Extraction, extract_claims
+from auditor.extract.fuzzy_evidence import annotate_claims
+from auditor.score import score as score_claims
+from auditor.types import AuditResult, CitationCheck, Claim, Mention
+from auditor.verify import Context, verify_claims
+from auditor.verify.literal import brand_claims
+from knowledge_graphs.model import DOMAINS
+
+if TYPE_CHECKING:
+    from auditor.pipeline import Auditor
+
+DOMAIN_CHOICES = (*DOMAINS, "auto")
+
+
+@dataclass
+class Extracted:
+    """What :func:`extract` read: one :class:`Extraction` per domain audited."""
+
+    text: str
+    as_of: date
+    requested: str  # the domain asked for ("auto" included)
+    domains: list[str]
+    by_domain: dict[str, Extraction]
+    caller_citations: list[str] = field(default_factory=list)
+
+    @property
+    def any(self) -> Extraction | None:
+        """The last extraction (its sentences, citations and identifiers are the same in every
+        domain)."""
+        return next(reversed(self.by_domain.values()), None)
+
+    def fuzzy_mentions(self) -> list[Mention]:
+        return [
+            m
+            for ex in self.by_domain.values()
+            for info in ex.sentences
+            for m in info.mentions
+            if m.fuzzy_score is not None
+        ]
+
+
+@dataclass
+class Verified:
+    claims: list[Claim]
+    citations: list[CitationCheck]
+
+
+def extract(
+    auditor: Auditor,
+    text: str,
+    *,
+    domain: str,
+    as_of: date | None = None,
+    citations: list[str] | None = None,
+) -> Extracted:
+    """Read ``text`` for every domain it is audited in (``auto``: the domains it names)."""
+    from auditor.pipeline import parse_as_of
+
+    day = parse_as_of(as_of)
+    text = auditor.check_text(text)
+    if domain not in DOMAIN_CHOICES:
+        raise UsageError(f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}")
+    caller = auditor.check_citations(citations)
+    domains = auditor.pick_domains(text) if domain == "auto" else [domain]
+    domains = [d for d in domains if d in auditor.kb.domains]
+    by_domain = {
+        d: extract_claims(
+            text,
+            domain=d,
+            kb=auditor.kb,
+            rules=auditor.rules.for_domain(d),
+            linker=auditor.linker_for(d),  # type: ignore[arg-type]
+            fallback_linker=auditor.fallback_linker,
+            resolve_case=auditor.resolve_case if d == "legal" else None,
+        )
+        for d in domains
+    }
+    if not by_domain:  # no domain: citations and identifiers are still read
+        by_domain["legal"] = extract_claims(
+            text, domain="legal", kb=auditor.kb, rules=[], linker=auditor.linker()
+        )
+        domains = []
+    return Extracted(text, day, domain, domains, by_domain, caller)
+
+
+TextCheck = Callable[["Auditor", Extracted], tuple[list[Claim], list[CitationCheck]]]
+
+
+def _brand_check(auditor: Auditor, ex: Extracted) -> tuple[list[Claim], list[CitationCheck]]:
+    claims: list[Claim] = []
+    for d, extraction in ex.by_domain.items():
+        for rule in auditor.rules.for_domain(d):
+            if rule.check.type == "brand_generic" and d in ex.domains:
+                for info in extraction.sentences:
+                    claims += brand_claims(info, auditor.kb, rule, d)
+    return claims, []
+
+
+def _citation_check(auditor: Auditor, ex: Extracted) -> tuple[list[Claim], list[CitationCheck]]:
+    extraction = ex.any
+    if extraction is None:
+        return [], []
+    return auditor.check_citations_in(extraction, ex.caller_citations, ex.as_of, ex.domains)
+
+
+# checks that read the text themselves, by check type (the citation stage covers both the
+# citation_validity and the identifier_checksum rules in one pass)
+TEXT_CHECKS: dict[str, TextCheck] = {
+    "brand_generic": _brand_check,
+    "citation_validity": _citation_check,
+}
+
+
+def verify(auditor: Auditor, ex: Extracted) -> Verified:
+    """Verdicts for every claim and citation of the extraction."""
+    ctx = Context(auditor.kb, ex.as_of)
+    claims: list[Claim] = []
+    for extraction in ex.by_domain.values():
+        verify_claims(extraction.claims, auditor.rules_by_id, ctx)
+        claims += extraction.claims if ex.domains else []
+    checks: list[CitationCheck] = []
+    for text_check in TEXT_CHECKS.values():
+        more_claims, more_checks = text_check(auditor, ex)
+        claims += more_claims
+        checks += more_checks
+    auditor.sync_regulation_checks(claims, checks)
+    annotate_claims(claims, ex.fuzzy_mentions(), auditor.kb)
+    claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
+    checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
+    return Verified(claims, checks)
+
+
+def score(auditor: Auditor, ex: Extracted, checked: Verified) -> AuditResult:
+    """The scores and the result every interface returns (risk annotated when enabled)."""
+    s = score_claims(checked.claims, checked.citations)
+    primary = ex.requested if ex.requested != "auto" else (ex.domains[0] if ex.domains else "auto")
+    result = AuditResult(
+        domain=primary,
+        as_of=ex.as_of,
+        claims=checked.claims,
+        citations=checked.citations,
+        fer=s["fer"],
+        citation_confidence=s["citation_confidence"],  # type: ignore[arg-type]
+        joint_score=s["joint_score"],
+        coverage=s["coverage"],  # type: ignore[arg-type]
+        counts=s["counts"],
+        hallucination_types=s["hallucination_types"],  # type: ignore[arg-type]
+        kg_version=auditor.kb.kg_version,
+        rules_version=auditor.rules.version,
+        auditor_version=AUDITOR_VERSION,
+        domains=ex.domains or [primary],
+    )
+    if auditor.risk:
+        from auditor.risk import annotate_risk
+
+        annotate_risk(result)
+    return result
+
+
+__all__ = ["TEXT_CHECKS", "Extracted", "Verified", "extract", "score", "verify"]
