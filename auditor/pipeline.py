@@ -92,7 +92,9 @@ class Auditor:
     def warm_up(self) -> None:
         """Build every lazily-built structure now (servers call this before serving)."""
         self.linker()
-        _ = self.legal_index
+        from auditor.verify.legal.scotus import party_word_index
+
+        party_word_index(self.legal_index.scotus)  # the name index of every Supreme Court case
         if self.fuzzy_linker is not None:
             self.fuzzy_linker.index()
         self.audit(

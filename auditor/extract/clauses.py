@@ -13,6 +13,7 @@ first number the "extended-release" qualifier.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _BREAK = re.compile(
     r";|:\s|\s[-–—]\s|\(|\)|,?(?<!\s\s)\s++(?:but|whereas|while|although|though|however|so|because|unless|"
@@ -29,8 +30,10 @@ _INTRO = re.compile(
 )
 
 
-def clause_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of each clause (relative to ``text``), covering the whole string."""
+@lru_cache(maxsize=4096)
+def clause_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """``(start, end)`` of each clause (relative to ``text``), covering the whole string
+    (memoised: the frames ask for the clauses of one sentence many times)."""
     spans: list[tuple[int, int]] = []
     start = 0
     intro = _INTRO.match(text)
@@ -42,7 +45,7 @@ def clause_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start, m.start()))
         start = m.end()
     spans.append((start, len(text)))
-    return [s for s in spans if s[1] > s[0]] or [(0, len(text))]
+    return tuple(s for s in spans if s[1] > s[0]) or ((0, len(text)),)
 
 
 def clause_at(text: str, pos: int) -> tuple[int, int]:
