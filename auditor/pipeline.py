@@ -6,6 +6,7 @@ any number of texts; ``auditor.audit`` uses a process-wide one built from the se
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import Counter
 from datetime import date
@@ -98,8 +99,17 @@ class Auditor:
         if self.fuzzy_linker is not None:
             self.fuzzy_linker.index()
         self.audit(
-            "Warm-up: 1 mg of aspirin; 347 U.S. 483 (1954); ISIN US0378331005.", domain="auto"
+            "Warm-up: the maximum is 1 mg of aspirin a day; 347 U.S. 483 (1954); Smith v. Jones, "
+            "925 F.3d 1339 (11th Cir. 2019); ISIN US0378331005; the Fed cut rates to 4%.",
+            domain="auto",
         )
+        from auditor.extract.citations import warm_reporters
+
+        warm_reporters()
+        # the graphs are hundreds of thousands of long-lived objects: keep them out of the
+        # cyclic collector's full passes, which otherwise pause a random audit for ~0.1 s
+        gc.collect()
+        gc.freeze()
 
     # -- the audit -----------------------------------------------------------------------
 

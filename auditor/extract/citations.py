@@ -55,6 +55,21 @@ _EU_ACT_SHORT = re.compile(r"\b(?P<kind>Directive)\s+(?P<num>\d{2,4}/\d{1,4}/(?:
 _PUB_L = re.compile(r"\bPub(?:lic)?\.?\s*L(?:aw)?\.?\s*(?:No\.?\s*)?(?P<num>\d{2,3}[-–]\d{1,3})\b")
 
 
+_COMMON_REPORTERS = (
+    "U.S.", "U. S.", "S. Ct.", "S.Ct.", "L. Ed.", "L. Ed. 2d", "L.Ed.2d", "F.", "F.2d", "F.3d",
+    "F.4th", "F. Supp.", "F. Supp. 2d", "F. Supp. 3d", "F. App'x", "Fed. Appx.", "B.R.", "A.",
+    "A.2d", "A.3d", "N.E.", "N.E.2d", "N.E.3d", "N.W.2d", "S.E.2d", "S.W.2d", "S.W.3d",
+    "So. 2d", "So. 3d", "P.2d", "P.3d", "Cal. 4th", "Cal. Rptr. 3d", "N.Y.2d", "N.Y.3d",
+    "N.Y.S.2d", "Ill. 2d", "Mass.", "Wheat.", "Cranch", "Pet.", "How.", "Wall.", "Dall.",
+)  # fmt: skip
+
+
+def warm_reporters() -> None:
+    """Compile eyecite's patterns for the common reporters now: it compiles each reporter's
+    pattern on first sight, which otherwise lands inside a user's audit."""
+    _tokenizer().tokenize(" ".join(f"1 {r} 1 (2000)." for r in _COMMON_REPORTERS))
+
+
 @lru_cache(maxsize=1)
 def _tokenizer():  # -> eyecite tokenizer
     from eyecite.tokenizers import default_tokenizer

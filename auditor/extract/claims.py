@@ -103,6 +103,10 @@ def claims_for_sentence(
     )
     names_a_subject = bool(info.mentions_of(all_subject_types))
     refers_back = bool(_BACK_REFERENCE.match(info.text))
+    if not (info.mentions or info.quantities or info.dates or info.frequencies):
+        # nothing to bind: only a status claim about the running topic can be made
+        # ("Still widely available over the counter.")
+        rules = [cr for cr in rules if cr.rule.applies_to.object == "status"]
     for cr in rules:
         kind = cr.rule.applies_to.object
         if kind in {"citation", "identifier"}:

@@ -171,9 +171,8 @@ def anchor_regions(text: str, known: frozenset[str] | set[str]) -> list[tuple[in
     anchors = {w for w in words if _may_anchor(w, known)}
     if not anchors:
         return []
-    pattern = "|".join(map(re.escape, sorted(anchors, key=len, reverse=True)))
-    found = re.finditer(rf"(?<![^\W_])(?:{pattern})(?![^\W_'\-])", low)
-    spans = [(m.start(), m.end()) for m in found]
+    # the anchors' occurrences, as the words they were read as (no per-text regex to compile)
+    spans = [(m.start(), m.end()) for m in _WORDISH.finditer(low) if m.group(0) in anchors]
     if not spans:
         return []
     breaks = [b.start() for b in _HARD_BREAK.finditer(text)]
