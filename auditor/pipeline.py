@@ -260,7 +260,7 @@ class Auditor:
                 cite_rule,
                 day,
                 domain,
-                _named_case(ref, mentions),
+                self._named_case(ref, mentions),
                 online=self.online_citations,
             )
             if resolver is not None:
@@ -275,6 +275,35 @@ class Auditor:
         if record_claim:
             claims.append(c)
         checks.append(chk)
+
+    def _named_case(self, ref: CitationRef, mentions: list[Mention] | None) -> str | None:
+        """The curated case the linker found in the name right before a citation ("Roe v. Wade,
+        410 U.S. 113"). A mention of one party inside a fuller name that is another case
+        ("Meyer" in "Meyer v. Uber Technologies, Inc., 868 F.3d 66") names nothing."""
+        from auditor.verify.citations import same_graph_case
+
+        for m in mentions or []:
+            if "Case" not in m.types:
+                continue
+            in_name = (
+                ref.name_span is not None
+                and m.start < ref.name_span[1]
+                and ref.name_span[0] < m.end
+            )
+            adjacent = 0 <= ref.start - m.end <= 3
+            if not (in_name or adjacent):
+                continue
+            cid = m.of_type({"Case"})
+            if cid and ref.case_name and not same_graph_case(ref.case_name, cid, self.kb):
+                return None
+            return cid
+        return None
+
+    def case_name_ok(self, name: str, cid: str) -> bool:
+        """Whether the full case name ``name`` can denote the curated case ``cid``."""
+        from auditor.verify.citations import same_graph_case
+
+        return same_graph_case(name, cid, self.kb)
 
     def resolve_case(self, ref: CitationRef) -> str | None:
         """The curated case at this citation, unless the citation names another case."""
@@ -325,18 +354,6 @@ class Auditor:
                         chk.outcome, chk.reason, chk.score = "verified", "in_graph", 1.0
 
 
-def _named_case(ref: CitationRef, mentions: list[Mention] | None) -> str | None:
-    """The case the linker found in the name right before a citation ("Roe v. Wade, 410 U.S. 113")."""
-    for m in mentions or []:
-        if "Case" not in m.types:
-            continue
-        in_name = (
-            ref.name_span is not None and m.start < ref.name_span[1] and ref.name_span[0] < m.end
-        )
-        adjacent = 0 <= ref.start - m.end <= 3
-        if in_name or adjacent:
-            return m.of_type({"Case"})
-    return None
 
 
 def _as_caller(ref: CitationRef) -> CitationRef:

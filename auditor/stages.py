@@ -99,6 +99,7 @@ def extract(
             linker=auditor.linker_for(d),  # type: ignore[arg-type]
             fallback_linker=auditor.fallback_linker,
             resolve_case=auditor.resolve_case if d == "legal" else None,
+            case_name_ok=auditor.case_name_ok if d == "legal" else None,
         )
         for d in domains
     }

@@ -108,7 +108,7 @@ class CaseOutcome:
         )
 
 
-_YEAR_PAREN = re.compile(r"[^.;()]{0,120}?\((?:[^()]{0,40}?\s)?\d{4}\)")
+_YEAR_PAREN = re.compile(r"[^;()]{0,120}?\((?:[^()]{0,40}?\s)?\d{4}\)")
 
 
 def _contradicted_spans(result: AuditResult, text: str = "") -> list[tuple[int, int, str]]:

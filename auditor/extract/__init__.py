@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from auditor.deadline import check as check_deadline
+from auditor.extract.case_names import drop_partial_case_names
 from auditor.extract.citations import find_citations
 from auditor.extract.claims import SubjectMemory, claims_for_sentence
 from auditor.extract.context import SentenceInfo, compile_rule
@@ -55,18 +56,23 @@ def extract_claims(
     linker: Linker,
     fallback_linker: Callable[[str, list[Mention]], list[Mention]] | None = None,
     resolve_case: Callable[[CitationRef], str | None] | None = None,
+    case_name_ok: Callable[[str, str], bool] | None = None,
 ) -> Extraction:
     """Sentences with everything found in them, and the claims the rules assemble from them.
 
     ``fallback_linker`` (e.g. fuzzy matching) receives the text and the exact mentions and
     returns additional mentions for spans the exact linker missed. ``resolve_case`` maps a
     case citation to the case entity it denotes, so "Chevron U.S.A. v. NRDC, 467 U.S. 837"
-    counts as a mention of that case even when the name is abbreviated.
+    counts as a mention of that case even when the name is abbreviated. ``case_name_ok(name,
+    case_id)`` says whether a full case name can denote a case: a short name linked inside
+    another case's name ("Brown" in "Brown v. Plata") is then dropped.
     """
     sentences = split_sentences(text)
     mentions = linker.link(text, domains=[domain])
     if fallback_linker is not None:
         mentions = sorted([*mentions, *fallback_linker(text, mentions)], key=lambda m: m.start)
+    if case_name_ok is not None:
+        mentions = drop_partial_case_names(text, mentions, case_name_ok)
     infos = _bucket(text, sentences, mentions)
     if resolve_case is not None:
         for info in infos:

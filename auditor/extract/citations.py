@@ -18,6 +18,7 @@ patterns.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from auditor.types import CitationRef
@@ -97,8 +98,14 @@ def _court_key(s: str) -> str:
     return _SPACE_DOT.sub("", s).lower()
 
 
+_EMPHASIS = re.compile(r"\*+|(?<![_\w])_(?!_)|(?<!_)_(?![_\w])")
+
+
 def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
-    """Case, statute and regulation citations in one sentence (spans shifted by ``offset``)."""
+    """Case, statute and regulation citations in one sentence (spans shifted by ``offset``).
+    Markdown emphasis ("*Celotex Corp. v. Catrett*, 477 U.S. 242") is read as spaces, so a
+    case name in italics is read like any other (same length: the spans stay true)."""
+    original, text = text, _EMPHASIS.sub(lambda m: " " * len(m.group(0)), text)
     out: list[CitationRef] = []
     if _PREFILTER.search(text):
         out += _case_citations(text, offset)
@@ -107,6 +114,8 @@ def find_citations(text: str, offset: int = 0) -> list[CitationRef]:
     out += _statute_citations(text, offset)
     out += _regulation_citations(text, offset)
     out.sort(key=lambda c: c.start)
+    if original != text:  # report the citation as written
+        out = [replace(c, text=original[c.start - offset : c.end - offset]) for c in out]
     return out
 
 

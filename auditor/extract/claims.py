@@ -36,6 +36,23 @@ _BACK_REFERENCE = re.compile(
     r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
     re.I,
 )
+# a case named in the sentence that the linker did not link ("In Brown v. Plata, ...",
+# "In *Loper Bright*, ..."): the previous sentence's case is not this sentence's subject
+_CASE_NAME = re.compile(r"\b[A-Z][\w.&'’-]*(?:\s+(?:of|the|and|for|&|[A-Z][\w.&'’-]*))*\s+vs?\.\s+[A-Z]")
+_IN_CASE = re.compile(r"^\W*In\s+\*?_?([A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+)*)\*?_?,")
+
+
+def _names_unlinked_case(info: SentenceInfo) -> bool:
+    cases = [m for m in info.mentions if "Case" in m.types]
+    base = info.sentence.start
+    for pat in (_CASE_NAME, _IN_CASE):
+        for hit in pat.finditer(info.text):
+            a, b = base + hit.start(), base + hit.end()
+            if not any(m.start < b and a < m.end for m in cases):
+                return True
+    return False
+
+
 _PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)
 _EXPLETIVE = re.compile(
     r"it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){0,3}?(?:to|that)\s+(?!take\s+with|use\s+with)", re.I
@@ -103,6 +120,7 @@ def claims_for_sentence(
     )
     names_a_subject = bool(info.mentions_of(all_subject_types))
     refers_back = bool(_BACK_REFERENCE.match(info.text))
+    other_case = domain == "legal" and _names_unlinked_case(info)
     if not (info.mentions or info.quantities or info.dates or info.frequencies):
         # nothing to bind: only a status claim about the running topic can be made
         # ("Still widely available over the counter.")
@@ -113,6 +131,8 @@ def claims_for_sentence(
             continue  # built by the citation stage
         subjects = info.mentions_of(cr.subject_types)
         memory_hit = memory.recall(index, cr.subject_types)
+        if memory_hit is not None and "Case" in cr.subject_types and other_case:
+            memory_hit = None
         recalled = memory_hit if (refers_back or not names_a_subject) else None
         if recalled is not None and not refers_back and not memory.recent(index, recalled):
             recalled = None  # no "it"/"the drug": only the previous sentence's topic carries over

@@ -44,7 +44,7 @@ from auditor.types import CitationCheck, CitationRef, Claim
 from auditor.verify.common import contradict, evidence, label_of, support, unverifiable
 from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
-from auditor.verify.legal.names import same_case
+from auditor.verify.legal.names import same_case, sides
 from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
 from knowledge_graphs.scotus import SOURCE, reporter_key
 from knowledge_graphs.store import KnowledgeBase
@@ -258,8 +258,11 @@ def _same_case(name: str, cid: str, kb: KnowledgeBase) -> bool:
     ent = kb.entity(cid)
     if ent is None:
         return True
-    names = (ent.label, *ent.aliases, str(ent.attrs.get("short_name") or ""))
-    return any(n and same_case(name, n) for n in names)
+    names = [n for n in (ent.label, *ent.aliases, str(ent.attrs.get("short_name") or "")) if n]
+    if len(sides(name)) >= 2:  # a full name ("Meyer v. Uber Techs.") is matched to full names,
+        full = [n for n in names if len(sides(n)) >= 2]  # never to a short one ("Meyer")
+        names = full or names
+    return any(same_case(name, n) for n in names)
 
 
 def check_statute(

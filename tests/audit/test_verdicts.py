@@ -558,6 +558,46 @@ ROWS = [
         "contradicted",
         "wrong_entity",
     ),
+    # a curated case's short name ("Meyer", "Brown") inside another case's full name is not
+    # that case, and a sentence naming another case does not inherit the previous one
+    (
+        "short-name-inside-other-case-cite",
+        "legal",
+        "2025-01-15",
+        "Courts enforce such clauses. *Meyer v. Uber Technologies, Inc.*, 868 F.3d 66 "
+        "(2d Cir. 2017).",
+        None,
+        None,
+        None,
+    ),
+    (
+        "short-name-inside-other-case-prose",
+        "legal",
+        "2025-01-15",
+        "In Meyer v. Uber Technologies, decided in 2017, the Second Circuit enforced the clause.",
+        None,
+        None,
+        None,
+    ),
+    (
+        "other-case-does-not-inherit-topic",
+        "legal",
+        "2025-01-15",
+        "Brown v. Board of Education was decided in 1954. In Brown v. Plata, decided in 2011, "
+        "the Court upheld a prisoner release order.",
+        None,
+        None,
+        None,
+    ),
+    (
+        "full-name-still-links",
+        "legal",
+        "2025-01-15",
+        "Planned Parenthood v. Casey was decided in 1990.",
+        "LEG-DECIDED",
+        "contradicted",
+        "wrong_date",
+    ),
 ]
 
 

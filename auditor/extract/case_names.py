@@ -1,0 +1,92 @@
+"""A short case name inside another case's full name is not a mention of the short-named case.
+
+The linker knows curated cases by their short names too ("Meyer" for Meyer v. Nebraska,
+"Brown" for Brown v. Board of Education), so in "Meyer v. Uber Technologies, Inc." or
+"Brown v. Plata" it would find those cases. When a linked short name is one side of an
+"A v. B" name written in the text, the whole name is compared with the case's own names
+(``same_name(full, case_id)``) and the mention is dropped when they differ.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from auditor.types import Mention
+
+_V = re.compile(r"\s+vs?\.?\s+")
+_CONNECTIVE = frozenset({"of", "the", "and", "for", "de", "ex", "rel.", "&", "in", "on", "to"})
+_WORD = re.compile(r"[^\s,;:()]+,?")
+
+
+def _words_after(text: str, pos: int, limit: int = 10) -> str:
+    """The party name starting at ``pos``: capitalised words and connectives."""
+    out: list[str] = []
+    for m in _WORD.finditer(text, pos):
+        if m.start() > pos + 1 and text[m.start() - 1] not in " \t":
+            break
+        w = m.group(0)
+        bare = w.rstrip(",").strip("*_")
+        if not bare:
+            break
+        if bare[0].isupper() or bare[0].isdigit() or bare.lower() in _CONNECTIVE:
+            out.append(bare)
+        else:
+            break
+        if w.endswith(",") and bare.rstrip(".") not in {"Inc", "Co", "Corp", "Ltd", "LLC"}:
+            break
+        if len(out) >= limit:
+            break
+        pos = m.end()
+    while out and out[-1].lower() in _CONNECTIVE:
+        out.pop()
+    return " ".join(out)
+
+
+def _words_before(text: str, pos: int, limit: int = 8) -> str:
+    words = text[max(0, pos - 120) : pos].split()
+    out: list[str] = []
+    for w in reversed(words):
+        bare = w.strip("*_,")
+        if bare and (bare[0].isupper() or bare.lower() in _CONNECTIVE) and len(out) < limit:
+            out.append(bare)
+        else:
+            break
+    while out and out[-1].lower() in _CONNECTIVE:
+        out.pop()
+    return " ".join(reversed(out))
+
+
+def drop_partial_case_names(
+    text: str, mentions: list[Mention], same_name: Callable[[str, str], bool]
+) -> list[Mention]:
+    """``mentions`` without case mentions that are one side of another case's name."""
+    out: list[Mention] = []
+    for m in mentions:
+        if "Case" in m.types and not _V.search(m.text):
+            full = ""
+            after = _V.match(text, m.end)
+            if after:
+                other = _words_after(text, after.end())
+                full = f"{m.text} v. {other}" if other else ""
+            else:
+                head = text[max(0, m.start - 6) : m.start]
+                before = re.search(r"\s+vs?\.?\s+$", head)
+                if before:
+                    other = _words_before(text, m.start - len(before.group(0)))
+                    full = f"{other} v. {m.text}" if other else ""
+            if full:
+                keep = [
+                    (c, t)
+                    for c, t in zip(m.candidates, m.types, strict=True)
+                    if t != "Case" or same_name(full, c)
+                ]
+                if not keep:
+                    continue
+                if len(keep) != len(m.candidates):
+                    m = replace(
+                        m, candidates=tuple(c for c, _ in keep), types=tuple(t for _, t in keep)
+                    )
+        out.append(m)
+    return out
