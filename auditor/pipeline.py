@@ -354,8 +354,6 @@ class Auditor:
                         chk.outcome, chk.reason, chk.score = "verified", "in_graph", 1.0
 
 
-
-
 def _as_caller(ref: CitationRef) -> CitationRef:
     from dataclasses import replace
 

@@ -38,7 +38,9 @@ _BACK_REFERENCE = re.compile(
 )
 # a case named in the sentence that the linker did not link ("In Brown v. Plata, ...",
 # "In *Loper Bright*, ..."): the previous sentence's case is not this sentence's subject
-_CASE_NAME = re.compile(r"\b[A-Z][\w.&'’-]*(?:\s+(?:of|the|and|for|&|[A-Z][\w.&'’-]*))*\s+vs?\.\s+[A-Z]")
+_CASE_NAME = re.compile(
+    r"\b[A-Z][\w.&'’-]*(?:\s+(?:of|the|and|for|&|[A-Z][\w.&'’-]*))*\s+vs?\.\s+[A-Z]"
+)
 _IN_CASE = re.compile(r"^\W*In\s+\*?_?([A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+)*)\*?_?,")
 
 
