@@ -112,6 +112,8 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         i = index(m.start)
         if inside(i, m.start, m.end):
             infos[i].mentions.append(m)
+    for info in infos:
+        info.document_mentions = mentions  # shared, not copied
     for q in find_quantities(text):
         i = index(q.start)
         if inside(i, q.start, q.end):
@@ -131,6 +133,8 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         check_deadline()
         s = info.sentence
         info.citations = find_citations(s.text, s.start)
+        if info.layout.kind == "table_row" and info.citations:
+            info.citations = _named_in_row(info)
         info.identifiers = find_identifiers(s.text, s.start)
         if info.layout.kind == "heading":
             heading_mentions[info.layout.title] = info.mentions
@@ -138,6 +142,29 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
             heading_mentions.get(h, []) for h in reversed(info.layout.headings)
         ]
     return infos
+
+
+_CASE_CELL = re.compile(r"^[\s*_]*(?P<name>[^|]*?\S\s+vs?\.\s+[^|]*?\S)[\s*_]*$")
+
+
+def _named_in_row(info: SentenceInfo) -> list[CitationRef]:
+    """A case citation alone in its cell takes the case name from the row's one cell that
+    holds a case name ("| *Obergefell v. Hodges* | 576 U.S. 644 | June 26, 2015 |")."""
+    lay = info.layout
+    names = []
+    for (a, _b), cell in zip(lay.cells, lay.cell_texts, strict=False):
+        m = _CASE_CELL.match(cell)
+        if m and not find_citations(cell):
+            names.append((a + m.start("name"), a + m.end("name"), m.group("name")))
+    if len(names) != 1:
+        return info.citations
+    start, end, name = names[0]
+    out = []
+    for ref in info.citations:
+        if ref.kind == "case" and ref.case_name is None and ref.form == "full":
+            ref = replace(ref, case_name=name.strip("*_ "), name_span=(start, end))
+        out.append(ref)
+    return out
 
 
 def _add_cited_cases(

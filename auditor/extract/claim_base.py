@@ -53,6 +53,11 @@ def base_claim(
         severity=cr.rule.severity,
         fuzzy_score=mention.fuzzy_score,
     )
+    # a subordinate clause after the claim's anchor ("... you can pick it up at any pharmacy
+    # if famotidine doesn't suit you") does not negate the main clause
+    at = max(0, anchor - base - a)
+    sub = _SUBORDINATE.search(clause, at)
+    main = clause[: sub.start()] if sub else clause
     if cr.asserts_absence(clause):
         claim.negated = True
         claim.qualifiers["asserts"] = "absence"
@@ -64,7 +69,7 @@ def base_claim(
         "kg_date",
         "kg_frequency",
     }:
-        claim.negated = is_negated(clause)
+        claim.negated = is_negated(main)
     if ent is not None and mention.text != ent.label:
         claim.qualifiers.setdefault("mention", mention.text)
     if _PAST.search(clause) and not _PRESENT.search(clause):
@@ -75,6 +80,9 @@ def base_claim(
     return claim
 
 
+_SUBORDINATE = re.compile(
+    r"[,;]?\s+(?:if|unless|when|whenever|because|although|though|in\s+case|as\s+long\s+as)\s", re.I
+)
 _DENIED_USE = re.compile(
     r"\b(?:not|never|isn't|aren't|wasn't|doesn't|don't|no\s+longer|neither|nor)\s+(?:[\w'-]+\s+){0,3}?"
     r"(?:FDA[- ])?(?:used|indicated|approved|prescribed|treat\w*|effective|work\w*|help\w*|for)\b",

@@ -28,6 +28,7 @@ class SentenceInfo:
     frequencies: list[Frequency] = field(default_factory=list)
     layout: Layout = field(default_factory=lambda: Layout("prose"))
     heading_mentions: list[list[Mention]] = field(default_factory=list)  # innermost first
+    document_mentions: list[Mention] = field(default_factory=list)  # every mention of the text
 
     @cached_property
     def change_quantities(self) -> frozenset[int]:

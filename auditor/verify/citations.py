@@ -185,7 +185,9 @@ def _in_graph(
         why = f"{label_of(kb, cid)} was decided in {year}, not {ref.year}"
         contradict(claim, facts, kb, why, "wrong_date", rule)
         return claim, _check(ref, "contradicted", "wrong_year", why)
-    support(claim, facts, kb, "citation, case name and year match the graph")
+    what = "citation" + (", case name" if ref.case_name else "") + (" and year" if ref.year else "")
+    support(claim, facts, kb, f"{what} match the graph" if what != "citation" else
+            f"the citation is {label_of(kb, cid)} in the graph (no case name or year given)")  # fmt: skip
     scdb = check_scotus(None, ref.volume or 0, ref.reporter or "", ref.page or 0, None, ix.scotus)
     case = scdb.case_dict() if scdb is not None and scdb.outcome == "verified" else None
     return claim, _check(ref, "verified", "in_graph", claim.reason or "", case)

@@ -18,7 +18,7 @@ BLOCKER = re.compile(
     r"IORB|IOER|interest\s+on\s+(?:excess\s+)?reserves?|rate\s+on\s+(?:excess\s+)?reserves|"
     r"excess\s+reserves|reserve\s+(?:balances|requirements?)|stress\s+(?:tests?|capital)|SCB|"
     r"reverse\s+repo|RRP|repo\s+(?:rate|facility)|standing\s+repo|discount\s+(?:rate|window)|"
-    r"primary\s+credit|goals?|objectives?|mandate|(?<!funds\s)(?<!policy\s)target(?!\s+(?:range|rate|for\s+the\s+fed))|"
+    r"primary\s+credit|goals?|objectives?|mandate|(?<!funds\s)(?<!policy\s)target(?!\s+(?:range|rate|for\s+the\s+fed|after\b))|"
     r"projections?|projected|medians?|forecasts?|dot[- ]?plot|(?-i:SEP)|neutral|longer[- ]run|r-star|"
     r"spreads?|term\s+premium|buckets?|surcharges?|buffers?|ratios?|SLR|capital|CET1|leverage|"
     r"tier|savings|(?-i:APY|APR)|credit\s+cards?|loans?|prime|LIBOR|SOFR|€STR|ESTR|EONIA|"

@@ -146,7 +146,8 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
         lay.label,
         *reversed(lay.headings),
     ]
-    for text in places:
+    own = places[: len(places) - len(lay.headings)]
+    for text in own:
         if text:
             found = [d for d in find_dates(text) if d.role != "current"]
             if found:
@@ -155,6 +156,10 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
     for text in [*places[:3], lay.label]:
         if text and year and (d := _month_day(text, year)):
             return d  # "- December 19: to ..." under "**2018 — four hikes**"
+    for text in reversed(lay.headings):
+        found = [d for d in find_dates(text) if d.role != "current"]
+        if found:
+            return found[0]
     return None
 
 
@@ -261,7 +266,24 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
     topic = _document_issuer(info)
     if topic is not None and _speaks_of_rates(info, q, lead):
         return _series_of(*topic, kb, "heading")  # "- December 19: to 2-1/2 to 2-3/4 percent"
+    if lay.kind in {"list_item", "table_row"} and _speaks_of_rates(info, q, lead):
+        topic = _text_issuer(info, kb)
+        if topic is not None:  # a list of decisions in a text about one bank's one rate
+            return _series_of(*topic, kb, "document")
     return None
+
+
+def _text_issuer(info: SentenceInfo, kb: KnowledgeBase) -> tuple[Mention, str] | None:
+    """The one rate series a whole text speaks of, named before this line: every central bank
+    or series it mentions stands for the same series (the Fed, the FOMC, the federal funds
+    rate). A text that names two banks, or the ECB's three rates, has no such topic."""
+    found = [(m, e) for m in info.document_mentions if (e := m.of_type(_ISSUERS))]
+    if not found or found[0][0].start >= info.sentence.start:
+        return None
+    series = {_series_of(m, e, kb, "document").series for m, e in found}
+    if len(series) != 1 or len(next(iter(series))) != 1:
+        return None
+    return found[0]
 
 
 def _signed_move(text: str) -> str | None:
@@ -300,6 +322,8 @@ def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
               lay.list_header, *lay.headings[-1:])  # fmt: skip
     if any(fw.BLOCKER.search(p) for p in places if p):
         return False
+    if lay.kind == "table_row" and _signed_move(" ".join(lay.cell_texts)):
+        return True  # "| Mar 18 | −75 bp | 2-1/2 percent |"
     return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
 
 
