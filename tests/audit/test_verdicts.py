@@ -590,6 +590,46 @@ ROWS = [
         None,
     ),
     (
+        "rate-list-under-year-heading",
+        "finance",
+        "2025-01-15",
+        "The Fed raised rates steadily.\n\n**2018 — four hikes.**\n"
+        "- December 19: to **2-1/2 to 2-3/4 percent**.\n",
+        "FIN-RATE-LEVEL",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "rate-table-signed-moves",
+        "finance",
+        "2025-01-15",
+        "# The Fed in 2008\n\n| Date | Action | Target after |\n|---|---|---|\n"
+        "| Mar 18 | −75 bp | 2-1/4 percent |\n",
+        "FIN-RATE-LEVEL",
+        "supported",
+        None,
+    ),
+    (
+        "table-row-case-name-cell",
+        "legal",
+        "2025-01-15",
+        "| Case | Citation | Decided |\n|---|---|---|\n| *Obergefell v. Hodges* | 576 U.S. 473 "
+        "| June 26, 2015 |\n",
+        "LEG-CITE",
+        "contradicted",
+        "fabricated_citation",
+    ),
+    (
+        "negation-in-trailing-if-clause",
+        "medical",
+        "2025-01-15",
+        "Ranitidine is another H2 blocker you can pick up at any pharmacy if famotidine "
+        "doesn't suit you.",
+        "MED-MARKET",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
         "full-name-still-links",
         "legal",
         "2025-01-15",
