@@ -182,7 +182,7 @@ class Auditor:
         statute_rule = self.rules_by_id.get("LEG-STATUTE")
         id_rule = self.rules_by_id.get("FIN-ID-CHECK")
         primary = domains[0] if domains else "legal"
-        resolver = Resolver()
+        resolver = Resolver(index=self.legal_index.scotus)
         for info in ex.sentences:
             check_deadline()
             for ref in info.citations:

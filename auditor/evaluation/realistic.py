@@ -108,14 +108,19 @@ class CaseOutcome:
         )
 
 
-_YEAR_PAREN = re.compile(r"[^;()]{0,120}?\((?:[^()]{0,40}?\s)?\d{4}\)")
+_YEAR_PAREN = re.compile(r"[^;()\n]{0,120}?\((?:[^()]{0,40}?\s)?\d{4}\)")
 
 
 def _contradicted_spans(result: AuditResult, text: str = "") -> list[tuple[int, int, str]]:
     """Contradicted claims and citations; a citation's span runs to its year parenthetical
     ("556 U.S. 662, 678, 129 S. Ct. 1937, 173 L. Ed. 2d 868 (2008)": the year is all of them)."""
-    out = [(c.start, c.end, f"{c.subject} {c.predicate} {c.object}: {c.reason}")
-           for c in result.claims if c.verdict == "contradicted"]  # fmt: skip
+    out = []
+    for c in result.claims:
+        if c.verdict != "contradicted":
+            continue
+        m = _YEAR_PAREN.match(text, c.end) if text and c.predicate == "citation" else None
+        out.append((c.start, m.end() if m else c.end,
+                    f"{c.subject} {c.predicate} {c.object}: {c.reason}"))  # fmt: skip
     for c in result.citations:
         if c.outcome not in CONTRADICTING_OUTCOMES or c.caller_supplied:
             continue

@@ -306,7 +306,8 @@ def _case_name(text: str, start: int) -> tuple[str | None, tuple[int, int] | Non
 
 
 _LEADS = re.compile(
-    r"^(?:(?:See|see|also|In|The|As|Under|Per|Cf\.|Compare|E\.g\.,?|But|and|held|in|"
+    r"^(?:(?:See|see|also|Also|In|The|As|Under|Per|Cf\.|Compare|E\.g\.,?|But|and|And|held|in|"
+    r"Thus|So|Then|Accord|Contra|Following|[Cc]iting|[Qq]uoting|"
     r"Court(?:'s)?(?:\s+(?:decision|ruling|holding|opinion))?\s+in|Supreme\s+Court\s+in|"
     r"(?:decision|ruling|holding|case)\s+(?:in|of))\s+)+"
 )

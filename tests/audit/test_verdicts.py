@@ -747,3 +747,32 @@ def test_class_membership_makes_no_interaction_claim(auditor_obj):
         "Sertraline is an SSRI; do not combine with linezolid.", domain="medical"
     )
     assert [c.object for c in res.claims if c.rule_id == "MED-INTERACT"] == ["drug:linezolid"]
+
+
+@pytest.mark.parametrize(
+    ("text", "outcomes"),
+    [
+        # a short form's pinpoint past the start of the next case in a complete volume
+        (
+            "See Terry v. Ohio, 392 U.S. 1 (1968). Terry, 392 U.S. at 130. Terry, 392 U.S. at 27.",
+            [("verified", "in_graph"), ("contradicted", "nonexistent"), ("verified", "resolved")],
+        ),
+        # "Id." after a full cite whose only fault is its year: the reference itself is sound
+        (
+            "Tellabs, Inc. v. Makor Issues & Rights, Ltd., 551 U.S. 308, 324 (2008). Id. at 322.",
+            [("contradicted", "wrong_year"), ("verified", "resolved")],
+        ),
+        # a recent volume SCDB lists without every first page: an unknown name is provable,
+        # a known party at a wrong page is left to the reviewer
+        (
+            "Harmon v. Delacroix Logistics, Inc., 598 U.S. 395 (2023). "
+            "Sackett v. EPA, 598 U.S. 650 (2023).",
+            [("contradicted", "nonexistent"), ("unverified", "not_in_index")],
+        ),
+    ],
+)
+def test_back_references_and_recent_volumes(auditor_obj, text, outcomes):
+    res = auditor_obj.audit(text, domain="legal", as_of="2025-01-15")
+    assert [(c.outcome, c.reason) for c in res.citations] == outcomes, [
+        (c.text, c.outcome, c.reason, c.detail) for c in res.citations
+    ]

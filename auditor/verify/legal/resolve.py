@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 from auditor.types import CitationCheck, CitationRef
 from auditor.verify.legal.names import same_case
-from knowledge_graphs.scotus import reporter_key
+from auditor.verify.legal.scotus import title
+from knowledge_graphs.scotus import ScotusIndex, reporter_key
 
 BACK_REFERENCES = frozenset({"short", "id", "supra", "parallel"})
 
@@ -37,6 +38,7 @@ class Resolver:
     """The citations seen so far in one text, in order."""
 
     seen: list[tuple[CitationRef, CitationCheck]] = field(default_factory=list)
+    index: ScotusIndex | None = None  # page spans, to check a short form's pinpoint
 
     def add(self, ref: CitationRef, check: CitationCheck) -> None:
         self.seen.append((ref, check))
@@ -62,6 +64,22 @@ class Resolver:
                 return self.seen[i]
         return None
 
+    def _pin_beyond(self, prior: CitationRef, ref: CitationRef) -> str | None:
+        """Why a short form's pinpoint ("Terry, 392 U.S. at 130") cannot lie in its case: the
+        page is past the start of the next case of a volume the index holds complete."""
+        ix = self.index
+        if (ix is None or ref.form != "short" or not ref.volume or not ref.page
+                or reporter_key(ref.reporter or "") != "us" or not prior.page
+                or not ix.us_complete(ref.volume)
+                or ix.after_last("U.S.", ref.volume, ref.page)):  # fmt: skip
+            return None
+        holder = ix.containing("U.S.", ref.volume, ref.page)
+        own = ix.containing("U.S.", ref.volume, prior.page)
+        if holder is None or own is None or holder is own or holder.us == own.us:
+            return None
+        return (f"page {ref.page} is not in the case cited at {own.us}: "
+                f"{title(holder.name)} begins at {holder.us}")  # fmt: skip
+
     @staticmethod
     def _holds(prior: CitationRef, ref: CitationRef) -> bool:
         same_place = (
@@ -80,10 +98,20 @@ class Resolver:
         found = self.antecedent(ref)
         if found is None:
             return None
-        _, chk = found
+        prior, chk = found
         lead_text = chk.resolved_to or chk.text
+        beyond = self._pin_beyond(prior, ref) if chk.outcome == "verified" else None
+        if beyond is not None:
+            return CitationCheck(ref.text, ref.start, ref.end, ref.kind, "contradicted", 0.0,
+                                 beyond, ref.caller_supplied, reason="nonexistent",
+                                 resolved_to=lead_text, case=chk.case)  # fmt: skip
         outcome, reason = chk.outcome, "resolved"
-        detail = f"refers to {lead_text}: {chk.detail}"
+        detail = chk.detail if chk.reason == "resolved" else f"refers to {lead_text}: {chk.detail}"
+        if ref.form != "parallel" and chk.reason == "wrong_year":
+            # "Id. at 322" after a full cite with a wrong year: the case and page are real;
+            # the year error belongs to the full citation, which is flagged on its own
+            outcome = "verified"
+            detail = f"refers to {lead_text} (a real case; its year is wrong there: {chk.detail})"
         if ref.form == "parallel" and chk.outcome == "verified" and chk.case:
             recorded = _recorded_cite(chk.case, ref.reporter or "")
             mine = f"{ref.volume} {ref.reporter} {ref.page}"
@@ -100,7 +128,7 @@ class Resolver:
             ref.end,
             ref.kind,
             outcome,
-            chk.score if outcome == chk.outcome else 0.6,
+            chk.score if outcome == chk.outcome else (1.0 if outcome == "verified" else 0.6),
             detail,
             ref.caller_supplied,
             reason=reason,

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from auditor.verify.legal.names import party_keys, same_case
@@ -73,6 +74,8 @@ def check_scotus(
     exact = ix.starting_at(reporter, volume, page)
     if exact:
         return _at_start(name, year, exact, cite, ix)
+    if rk == "us" and name and not ix.us_complete(volume):
+        return _unknown_name(name, volume, cite, ix)  # a recent volume: the name can speak
     if rk != "us" or not ix.us_complete(volume) or ix.after_last(reporter, volume, page):
         return None  # not provable: only the U.S. Reports spans of complete volumes are
     holder = ix.containing(reporter, volume, page)
@@ -91,6 +94,33 @@ def check_scotus(
         "nonexistent",
         f"no Supreme Court case begins at {cite}: {where}{also}",
         [holder] if holder else elsewhere[:1],
+    )
+
+
+def _unknown_name(name: str, volume: int, cite: str, ix: ScotusIndex) -> ScotusVerdict | None:
+    """A U.S. Reports volume whose cases SCDB lists without every first page (recent terms):
+    a page cannot be proved empty, but a name can be proved unknown. SCDB lists every
+    decision of its terms, so a name that shares no party word with any case decided while
+    the volume was being filled (a month either side), and that no case of the index bears,
+    names no Supreme Court case."""
+    span = ix.us_dates.get(volume)
+    keys = party_keys(name)
+    if span is None or not keys or " v" not in f" {name.lower()}":
+        return None
+    lo, hi = span[0] - timedelta(days=31), span[1] + timedelta(days=31)
+    by_word = party_word_index(ix)
+    for k in keys:
+        if any(lo <= ix.cases[i].decided <= hi for i in by_word.get(k, ())):
+            return None  # a case of that time shares a party: leave it to the reviewer
+    if named_elsewhere(name, ix, limit=1):
+        return None
+    return ScotusVerdict(
+        "contradicted",
+        "nonexistent",
+        f"no Supreme Court case named {name} exists: SCDB lists every decision of the "
+        f"{lo.year}–{hi.year} period of volume {volume} and none shares a party with it "
+        f"({cite} starts no case in the index)",
+        [],
     )
 
 
