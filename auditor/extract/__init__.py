@@ -112,8 +112,10 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         i = index(m.start)
         if inside(i, m.start, m.end):
             infos[i].mentions.append(m)
-    for info in infos:
+    for k, info in enumerate(infos):
         info.document_mentions = mentions  # shared, not copied
+        if k and "\n\n" not in text[sentences[k - 1].end : sentences[k].start]:
+            info.previous_text = sentences[k - 1].text
     for q in find_quantities(text):
         i = index(q.start)
         if inside(i, q.start, q.end):

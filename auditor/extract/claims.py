@@ -509,7 +509,7 @@ _DATE_FAMILIES = {
     "applicationDate": r"\b(?:appl(?:y|ies|ied|icable|ication)|(?:entry|entered|enters|came|come)\s+"
     r"into\s+(?:force|effect)|in\s+force|took\s+effect|takes\s+effect|effective|enforce\w*|"
     r"compliance|phase[sd]?\s+in)\b",
-    "decided": r"\b(?:decided|decision|ruled|handed\s+down|opinion\s+(?:issued|came)|struck\s+down|"
+    "decided": r"\b(?:decided|decision|ruled|handed\s+down|came\s+down|opinion\s+(?:issued|came)|struck\s+down|"
     r"upheld|invalidated|established|recognized|announced)\b",
     "overruled": r"\b(?:overrul\w+|overturn\w+|abrogat\w+|reversed)\b",
     "other_event": r"\b(?:committed|enacted|amended|published|born|died|filed|argued|written)\b",

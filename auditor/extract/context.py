@@ -29,6 +29,7 @@ class SentenceInfo:
     layout: Layout = field(default_factory=lambda: Layout("prose"))
     heading_mentions: list[list[Mention]] = field(default_factory=list)  # innermost first
     document_mentions: list[Mention] = field(default_factory=list)  # every mention of the text
+    previous_text: str = ""  # the sentence before, when in the same paragraph
 
     @cached_property
     def change_quantities(self) -> frozenset[int]:

@@ -630,6 +630,58 @@ ROWS = [
         "outdated_fact",
     ),
     (
+        "citation-sentence-after-present-proposition",
+        "legal",
+        "2025-01-15",
+        "Any waiver of that right given in a later police-initiated interrogation is invalid. "
+        "*Michigan v. Jackson*, 475 U.S. 625 (1986).",
+        "LEG-GOOD-LAW",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "citation-sentence-after-past-proposition",
+        "legal",
+        "2025-01-15",
+        "Any waiver given in a later police-initiated interrogation was invalid. "
+        "*Michigan v. Jackson*, 475 U.S. 625 (1986).",
+        "LEG-GOOD-LAW",
+        None,
+        None,
+    ),
+    (
+        "citation-sentence-with-the-overruling-named",
+        "legal",
+        "2025-01-15",
+        "Any waiver given in a later police-initiated interrogation is invalid. "
+        "*Michigan v. Jackson*, 475 U.S. 625 (1986). Montejo v. Louisiana, 556 U.S. 778 (2009), "
+        "changed this.",
+        "LEG-GOOD-LAW",
+        None,
+        None,
+    ),
+    (
+        "test-of-overruled-case-then-participle",
+        "legal",
+        "2025-01-15",
+        "Courts evaluate government religious displays under the three-part test of "
+        "*Lemon v. Kurtzman*, 403 U.S. 602, 612–13 (1971), asking whether the display has a "
+        "secular purpose.",
+        "LEG-GOOD-LAW",
+        "contradicted",
+        "outdated_fact",
+    ),
+    (
+        "came-down-on-wrong-day",
+        "legal",
+        "2025-01-15",
+        "Students for Fair Admissions, Inc. v. President and Fellows of Harvard College came "
+        "down on June 30, 2023.",
+        "LEG-DECIDED",
+        "contradicted",
+        "wrong_date",
+    ),
+    (
         "full-name-still-links",
         "legal",
         "2025-01-15",

@@ -48,6 +48,18 @@ _CITE_TAIL = re.compile(
 )
 
 
+_CITATION_SENTENCE = re.compile(
+    r"^[\s*_]*(?:(?:see|see\s+also|accord|cf\.|e\.g\.,?)[\s*_,]+)?$", re.I
+)
+_ACCOUNT = re.compile(r"\b(?:overrul\w+|abrogat\w*|abandon\w*|no\s+longer\s+good\s+law)\b", re.I)
+
+
+def _names_overruler(info: SentenceInfo, eid: str, kb: KnowledgeBase) -> bool:
+    """The text names a case that overruled this one: it gives an account of the change."""
+    overrulers = {f.object for f in kb.facts_about(eid, "overruledBy") if f.object}
+    return any(c in overrulers for x in info.document_mentions for c in x.candidates)
+
+
 def authority_claims(  # type: ignore[no-untyped-def]
     info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
 ) -> list[Claim]:
@@ -76,10 +88,20 @@ def authority_claims(  # type: ignore[no-untyped-def]
         )[0]
         lead = text[max(0, s - 40) : s]
         clause_before = re.split(r"[;:]|\.\s|\bbut\b|\bwhile\b|\bwhereas\b", text[:s])[-1]
-        verbs = clause_after[:120] if clause_after.strip(" ,.") else clause_before
+        verbs = f"{clause_before} {clause_after[:120]}"
         relied = (_UNDER.search(lead) and _PRESENT.search(verbs)) or _GOVERNS_AFTER.match(
             text[e : e + 40]
         )  # fmt: skip
+        cite_only = _CITATION_SENTENCE.match(text[:s]) and not text[tail_start:].strip(" .*_")
+        if not relied and cite_only and info.previous_text:
+            # "Any waiver ... is invalid. *Michigan v. Jackson*, 475 U.S. 625 (1986)." — a
+            # citation sentence after a present-tense proposition cites its authority
+            verbs = info.previous_text
+            relied = (
+                bool(_PRESENT.search(verbs))
+                and not _ACCOUNT.search(f"{verbs} {text}")
+                and not _names_overruler(info, eid, kb)
+            )
         if not relied:
             continue
         if _PAST_OR_DENIED.search(verbs) or _PAST_OR_DENIED.search(lead):
