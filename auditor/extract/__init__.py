@@ -116,6 +116,9 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         info.document_mentions = mentions  # shared, not copied
         if k and "\n\n" not in text[sentences[k - 1].end : sentences[k].start]:
             info.previous_text = sentences[k - 1].text
+        if k and infos[k - 1].layout.question and not info.layout.question:
+            info.asked = infos[k - 1].layout.title or sentences[k - 1].text
+            info.asked_mentions = infos[k - 1].mentions
     for q in find_quantities(text):
         i = index(q.start)
         if inside(i, q.start, q.end):

@@ -30,6 +30,8 @@ class SentenceInfo:
     heading_mentions: list[list[Mention]] = field(default_factory=list)  # innermost first
     document_mentions: list[Mention] = field(default_factory=list)  # every mention of the text
     previous_text: str = ""  # the sentence before, when in the same paragraph
+    asked: str = ""  # the question this sentence answers (the line right before it)
+    asked_mentions: list[Mention] = field(default_factory=list)
 
     @cached_property
     def change_quantities(self) -> frozenset[int]:

@@ -682,6 +682,25 @@ ROWS = [
         "wrong_date",
     ),
     (
+        "answer-to-a-threshold-question",
+        "finance",
+        "2025-01-15",
+        "**3. What is the dollar threshold for a bank to file a Suspicious Activity Report?**\n"
+        "$10,000 — the same as the CTR.",
+        "FIN-THRESHOLD",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "example-after-a-threshold-question",
+        "finance",
+        "2025-01-15",
+        "## What is the CTR threshold?\n\nA customer deposits $6,000 and then $5,000.",
+        "FIN-THRESHOLD",
+        None,
+        None,
+    ),
+    (
         "full-name-still-links",
         "legal",
         "2025-01-15",

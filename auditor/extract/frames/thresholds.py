@@ -46,11 +46,14 @@ def threshold_claims(  # type: ignore[no-untyped-def]
         lead = text[max(a, q.start - base - 60) : q.start - base]
         tail = text[q.end - base : q.end - base + 25]
         comparator = _comparator(lead, tail)
+        asked = _asked(info, q, kb) if comparator is None else None
+        if asked is not None:  # "What is the SAR threshold for banks?" — "$10,000."
+            comparator = asked[3]
         if comparator is None:
             continue  # an amount with no comparator or threshold word is not a threshold
         if _ARROW.search(text[a:b]) or (comparator[0] == "?" and fw.EXAMPLE_AMOUNT.search(lead)):
             continue  # "$6,000 + $5,000 = $11,000 → CTR", "a customer deposits $9,500"
-        bound = _obligation(info, q, kb)
+        bound = asked[:3] if asked is not None else _obligation(info, q, kb)
         if bound is None:
             continue
         m, eid, source = bound
@@ -62,7 +65,7 @@ def threshold_claims(  # type: ignore[no-untyped-def]
         frame.slots["bound_by"] = source
         if comparator[0] in {">", ">="}:
             frame.slots["comparator"] = comparator[0]
-        institution = _institution(text[a:b])
+        institution = _institution(text[a:b] if asked is None else info.asked)
         if institution:
             frame.slots["institution"] = institution
         frame.not_asserted = (  # "if you deposit more than $10,000, ..." states the rule
@@ -78,6 +81,30 @@ def threshold_claims(  # type: ignore[no-untyped-def]
         c.frame = frame
         out.append(c)
     return out
+
+
+_OPENS_ANSWER = re.compile(
+    r"^[\s*_]*(?:(?:A|Answer)\s*[:.]\s*|(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+(?:\w+\s+)?"
+    r"threshold\s+is)\s+)?[\s*_]*$",
+    re.I,
+)
+
+
+def _asked(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str, tuple[str, str]] | None:
+    """An amount that opens the answer to a question about one obligation's threshold ("What
+    is the dollar threshold for a bank to file a SAR?" — "$10,000 — the same as the CTR.")."""
+    if not info.asked or not _OPENS_ANSWER.match(info.text[: q.start - info.sentence.start]):
+        return None
+    noun = re.search(r"\b(?:threshold|limit|cut-?off|(?:dollar\s+)?amount|how\s+much)\b",
+                     info.asked, re.I)  # fmt: skip
+    if noun is None:
+        return None
+    found = [(m, e) for m in info.asked_mentions if (e := m.of_type(_OBLIGATION))]
+    if len({e for _, e in found}) != 1:
+        return None
+    return found[0][0], found[0][1], "question", ("?", noun.group(0))
 
 
 def _comparator(lead: str, tail: str) -> tuple[str, str] | None:
