@@ -167,7 +167,9 @@ _CASE_NAME_WORDS = {
     "educ", "envtl", "gov't", "govt", "hosp", "indus", "mfg", "mut", "nat'l", "natl", "sch",
     "serv", "sys", "transp", "univ", "ctr", "cnty", "auth", "admin", "elec", "prot", "eng'rs",
     "emps", "prods", "sav", "soc'y", "ry", "r.r", "sec'y", "comm'r", "fin", "grp", "mgmt",
-    "am", "jos", "wm", "chas",
+    "am", "jos", "wm", "chas", "atl", "pac", "soc", "servs", "sols", "techs", "pharms", "invs",
+    "mkts", "ctys", "twp", "hous", "cmty", "enters", "equip", "exch", "mktg", "labs", "cal",
+    "tex", "fla", "mich", "conn", "res", "dev",
 }  # fmt: skip
 _CORPORATE = {"inc", "co", "corp", "ltd", "llc", "plc", "bros", "assn"}
 
