@@ -701,6 +701,16 @@ ROWS = [
         None,
     ),
     (
+        "value-after-two-dates-is-not-guessed",
+        "finance",
+        "2025-01-15",
+        "The ECB raised its deposit facility rate to 4.00% in September 2023 and started cutting "
+        "in June 2024, to 3.75%.",
+        None,
+        None,
+        None,
+    ),
+    (
         "full-name-still-links",
         "legal",
         "2025-01-15",

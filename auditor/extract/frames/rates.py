@@ -92,6 +92,8 @@ def _claim(
                        "not checked against another bank's")  # fmt: skip
     if claim.date is None and tense != "present":
         missing.append("the date the rate applies to")
+    elif claim.date is not None and _ambiguous_date(info, q):
+        missing.append("which of the sentence's dates the value belongs to")
     around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
     if re.search(r"\b(?:peak(?:ed)?|high(?:est)?|record|trough|low(?:est)?|top)\b", around, re.I):
         missing.append("a peak or trough over a period the text does not bound")
@@ -113,6 +115,27 @@ def _claim(
     frame.missing = tuple(missing)
     claim.frame = frame
     return claim
+
+
+_SEGMENT = re.compile(r"[,;:]|\s(?:and|but|while|whereas|then)\s", re.I)
+
+
+def _ambiguous_date(info: SentenceInfo, q: Quantity) -> bool:
+    """Two or more dates in the sentence and none in the value's own segment ("raised it to
+    4.00% in September 2023 and started cutting in June 2024, to 3.75%": 3.75% is June's,
+    but only the reader's sense of the sentence says so)."""
+    base = info.sentence.start
+    dated = {(d.first, d.last) for d in info.dates if d.role not in {"current", "after", "since"}}
+    if len(dated) < 2:
+        return False
+    text = info.text
+    inside = [(d.start - base, d.end - base) for d in (*info.dates, *info.quantities)]
+    cuts = [0, len(text)] + [m.start() for m in _SEGMENT.finditer(text)
+                             if not any(a <= m.start() < b for a, b in inside)]  # fmt: skip
+    at = q.start - base
+    lo = max(c for c in cuts if c <= at)
+    hi = min(c for c in cuts if c >= q.end - base)
+    return not any(lo <= d.start - base and d.end - base <= hi for d in info.dates)
 
 
 def _tense(info: SentenceInfo, lead: str, sentence_lead: str, claim: Claim) -> str:
