@@ -2,9 +2,9 @@
 :meth:`engine.model.Transformer.forward` for one new token per row against a cache.
 
 A batch-1 fp32 decode step of the bench model runs ~30 small projections and ~150 other
-operator calls; half of its CPU time was outside the matmuls (``kgaudit bench engine``,
-docs/engine.md): ``nn.Module`` calls and attribute look-ups, per-call tensor indexing of the
-expert weights, the rotary gather, splits. This path walks a flat per-layer plan built once per
+operator calls; about half of its CPU time was outside the matmuls (1 thread, against a
+replay of its matmuls alone; docs/engine.md): ``nn.Module`` calls and attribute look-ups,
+per-call tensor indexing of the expert weights, the rotary gather, splits. This path walks a flat per-layer plan built once per
 cache (the weights of a model do not change during a generation) and issues only the operator
 calls the arithmetic needs; the numerics are the module path's (same operators in fp32; at one
 row the two experts' gate‖up products land in one buffer so SwiGLU runs once for both).
