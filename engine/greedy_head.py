@@ -45,12 +45,15 @@ class GreedyHead:
         with torch.no_grad():
             w = weight.detach()
             self.packed = pack_fp16(w)
-            w16 = w.half().float()  # [V, D]
             gamma = 2.0 * w.shape[1] * 2.0**-24
-            slack = torch.linalg.vector_norm(w16 - w, dim=1) + gamma * (
-                torch.linalg.vector_norm(w, dim=1) + torch.linalg.vector_norm(w16, dim=1)
-            )  # [V] c_j
-            self.slack = float(slack.max()) * (1 + 1e-6)  # one c for all tokens (≥ every c_j)
+            slack = 0.0
+            for block in w.split(1024):  # [≤1024, D] at a time: no full-size temporaries
+                w16 = block.half().float()
+                c = torch.linalg.vector_norm(w16 - block, dim=1) + gamma * (
+                    torch.linalg.vector_norm(block, dim=1) + torch.linalg.vector_norm(w16, dim=1)
+                )  # c_j of the block
+                slack = max(slack, float(c.max()))
+            self.slack = slack * (1 + 1e-6)  # one c for all tokens (≥ every c_j)
         self.key = _key(weight)
 
     def __call__(self, x: Tensor) -> Tensor:
