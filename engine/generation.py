@@ -17,6 +17,7 @@ import torch
 from torch import Tensor
 
 from engine.errors import EngineInputError
+from engine.greedy_head import greedy_head
 from engine.kv_cache import KV_KINDS, make_cache
 from engine.sampler import Sampler, SamplingParams
 
@@ -122,8 +123,20 @@ class Generation:
             )
             sampler = Sampler(self.sampling, B, self.model.config.vocab_size, self.model.device)
             sampler.observe(self.input_ids, self.mask)
-            logits = self.model(self.input_ids, self.mask, cache=cache, last_only=True)
-            logits = logits[:, -1]  # [B, V]
+            # plain greedy decoding needs only the argmax: an exact one that reads half the
+            # bytes of an fp32 lm_head where that applies (engine.greedy_head)
+            head = (
+                greedy_head(self.model)
+                if self.sampling.greedy
+                and self.sampling.repetition_penalty == 1.0
+                and not self.processors
+                else None
+            )
+            hidden = head is not None  # the model returns hidden states [B, D], not logits
+            logits = self.model(
+                self.input_ids, self.mask, cache=cache, last_only=True, return_hidden=hidden
+            )
+            logits = logits[:, -1]  # [B, V] (or [B, D])
         fin = [False] * B
         finished = torch.zeros(B, dtype=torch.bool, device=self.model.device)
         ttft = 0.0
@@ -131,7 +144,7 @@ class Generation:
             with torch.inference_mode():
                 for proc in self.processors:
                     logits = proc(self.new_ids(), logits)
-                nxt = sampler(logits)  # [B]
+                nxt = sampler(logits) if head is None else head(logits)  # [B]
                 if any(fin):
                     nxt = torch.where(finished, self.pad_id, nxt)
                 self.tokens.append(nxt)
@@ -154,7 +167,7 @@ class Generation:
                 break
             with torch.inference_mode():
                 sampler.observe(nxt[:, None])
-                logits = self.model(nxt[:, None], cache=cache)[:, -1]  # [B, V]
+                logits = self.model(nxt[:, None], cache=cache, return_hidden=hidden)[:, -1]
         self.stats = [
             RequestStats(
                 prompt_tokens=int(self._prompt_lens[b]),

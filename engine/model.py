@@ -22,6 +22,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from engine.config import ModelConfig
+from engine.cpu_decode import decode_step
 from engine.errors import EngineInputError
 
 if TYPE_CHECKING:
@@ -267,8 +268,10 @@ class Transformer(nn.Module):
         cache: KVCache | None = None,
         last_only: bool = False,
         router_logits: list[Tensor] | None = None,
+        return_hidden: bool = False,
     ) -> Tensor:
-        """Logits [B, T, V] (or [B, 1, V] with ``last_only``).
+        """Logits [B, T, V] (or [B, 1, V] with ``last_only``); with ``return_hidden`` the
+        final normalised hidden states [B, T, D] the lm_head would multiply instead.
 
         ``attention_mask`` [B, T] marks the real tokens of ``input_ids`` (1) and left padding (0).
         With a cache the call appends T tokens after those already cached; without one it is a
@@ -277,6 +280,14 @@ class Transformer(nn.Module):
         B, T = input_ids.shape
         if cache is None or T > 1:
             self.check_input(input_ids, cache)
+        elif (
+            router_logits is None
+            and attention_mask is None
+            and self.dtype == torch.float32
+            and input_ids.device.type == "cpu"
+            and not torch.is_grad_enabled()
+        ):
+            return decode_step(self, input_ids, cache, return_hidden)  # no module calls
         start = cache.length if cache is not None else 0
         positions, mask = self._positions_and_mask(B, T, start, attention_mask, cache)
         rope = self._rope(start + T)[positions].unbind(2)  # cos, sin [B, T, 1, Dh]
@@ -288,7 +299,8 @@ class Transformer(nn.Module):
         if last_only and T > 1:
             x = x.view(B, T, -1)[:, -1]  # [B, D]
             T = 1
-        return self.lm_head(self.norm(x)).view(B, T, -1)  # [B, T, V]
+        x = self.norm(x)
+        return x.view(B, T, -1) if return_hidden else self.lm_head(x).view(B, T, -1)  # [B, T, V]
 
     def _rope(self, length: int) -> Tensor:
         """The rotary table [L, 2, 1, Dh] (:func:`rope_table`) covering positions < ``length``,
