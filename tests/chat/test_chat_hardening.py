@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
+import auditor
 from auditor.chat import ChatService
 from auditor.chat.schemas import ChatRequest
+
+from ..helpers import wait_abandoned_work
 
 pytest.importorskip("torch")
 
@@ -62,11 +65,13 @@ def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, audi
     app.state.chat_service = svc
     token = KeyStore(trail).create(tenant="t", role="auditor")[1]
     body = {"model": "default", "messages": [QUESTION], "max_tokens": 48, "kg_constraint": False}
+    before = set(threading.enumerate())
     with TestClient(app, raise_server_exceptions=False) as http:
         r = http.post(
             "/v1/chat/completions", json=body, headers={"Authorization": f"Bearer {token}"}
         )
     assert r.status_code == 504 and r.json()["error"]["code"] == "timeout"
-    time.sleep(5)  # time enough for an abandoned generation to finish, audit and record
+    # the abandoned generation stops, or finishes, audits and declines to record
+    wait_abandoned_work(before, Path(auditor.__file__).parent, timeout=60)
     assert trail.count() == 0
     trail.close()
