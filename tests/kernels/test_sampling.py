@@ -32,7 +32,7 @@ VOCABS = [pytest.param(1, id="V1"), pytest.param(77, id="V77"), pytest.param(300
 @pytest.mark.parametrize("vocab", VOCABS)
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_triton_picks_the_reference_token(
-    settings: dict, vocab: int, dtype: torch.dtype, triton_backend: str
+    settings: dict, vocab: int, dtype: torch.dtype, device: str, triton_backend: str
 ) -> None:
     b = 5
     logits = (torch.randn(b, vocab) * 2).to(dtype)
@@ -43,8 +43,9 @@ def test_triton_picks_the_reference_token(
     u = torch.rand(b)
     kwargs = {**settings, "bitmask": mask, "fallback_id": 7}
     expected = sample_tokens_reference(logits, u, **kwargs)
-    actual = sample_tokens(logits, u, backend=triton_backend, **kwargs)
-    assert actual.dtype == torch.int64
+    moved = {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
+    actual = sample_tokens(logits.to(device), u.to(device), backend=triton_backend, **moved)
+    assert actual.dtype == torch.int64 and actual.device.type == device
     assert actual.tolist() == expected.tolist()
     assert expected[3].item() == 7
     for row in (0, 1, 2, 4):
