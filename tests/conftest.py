@@ -34,6 +34,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+# Fixtures that take more than a few seconds to build: a test that uses one is slow.
+SLOW_FIXTURES = {"trained": "trains a tiny model (tests/engine/conftest.py), ~10-25 s"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if SLOW_FIXTURES.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -43,6 +43,7 @@ def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_o
     abandoned.close()
 
 
+@pytest.mark.slow
 def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, auditor_obj) -> None:
     from fastapi.testclient import TestClient
 

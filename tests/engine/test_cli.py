@@ -167,6 +167,7 @@ def test_every_command_has_help(capsys, argv):
     assert "Usage" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_memory_probe_measures_both_backends(hf_checkpoints):
     from engine.bench_memory import peak_memory
 

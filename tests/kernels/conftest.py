@@ -21,6 +21,14 @@ os.environ.setdefault("TRITON_INTERPRET", "1")
 import pytest
 import torch
 
+from kernels.testing import DTYPES
+
+# The kernel-vs-reference grids run their first dtype (fp32) in the fast loop (-m "not slow")
+# and the others in the full run: the interpreter makes each case about a second.
+GRID_DTYPES = [
+    DTYPES[0],
+    *(pytest.param(*p.values, id=p.id, marks=pytest.mark.slow) for p in DTYPES[1:]),
+]
 DEVICES = [
     pytest.param("cpu", id="cpu"),
     pytest.param(

@@ -13,7 +13,8 @@ from kernels import (
     pack_bool_mask,
     unpack_bitmask,
 )
-from kernels.testing import DTYPES
+
+from .conftest import GRID_DTYPES
 
 VOCABS = [
     pytest.param(1, id="V1"),
@@ -44,7 +45,7 @@ def test_allowed_ids_rejects_out_of_range() -> None:
         allowed_ids_to_bitmask([[5, 40]], 40)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("vocab", VOCABS)
 def test_triton_mask_matches_reference(
     vocab: int, dtype: torch.dtype, device: str, triton_backend: str

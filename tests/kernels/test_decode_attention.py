@@ -9,7 +9,9 @@ import torch
 import torch.nn.functional as F
 
 from kernels import KVCache, decode_attention, decode_attention_reference
-from kernels.testing import DTYPES, assert_close
+from kernels.testing import assert_close
+
+from .conftest import GRID_DTYPES
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def build(
     return q.to(device), cache
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("case", CASES)
 def test_triton_matches_reference(

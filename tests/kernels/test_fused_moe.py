@@ -10,7 +10,9 @@ import torch
 import torch.nn.functional as F
 
 from kernels import fused_moe, fused_moe_reference
-from kernels.testing import DTYPES, assert_close
+from kernels.testing import assert_close
+
+from .conftest import GRID_DTYPES
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def loop_oracle(x, w13, w2, weights, ids):
     return out
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("case", CASES)
 def test_triton_matches_reference(
     case: Case, dtype: torch.dtype, device: str, triton_backend: str
@@ -73,7 +75,7 @@ def test_triton_matches_reference(
     assert_close(actual.cpu(), expected, dtype)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 def test_decode_kernels_match_reference_for_t_above_one(
     dtype: torch.dtype, device: str, triton_backend: str
 ) -> None:

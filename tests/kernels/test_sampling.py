@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from kernels import allowed_ids_to_bitmask, pack_bool_mask, sample_tokens, sample_tokens_reference
-from kernels.testing import DTYPES
+
+from .conftest import GRID_DTYPES
 
 SETTINGS = [
     pytest.param({"temperature": 0.0}, id="greedy"),
@@ -25,10 +26,14 @@ SETTINGS = [
         id="per-row",
     ),
 ]
-VOCABS = [pytest.param(1, id="V1"), pytest.param(77, id="V77"), pytest.param(300, id="V300")]
+VOCABS = [
+    pytest.param(1, id="V1"),
+    pytest.param(77, id="V77"),
+    pytest.param(300, id="V300", marks=pytest.mark.slow),
+]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("vocab", VOCABS)
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_triton_picks_the_reference_token(
