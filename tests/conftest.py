@@ -35,7 +35,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 # Fixtures that take more than a few seconds to build: a test that uses one is slow.
-SLOW_FIXTURES = {"trained": "trains a tiny model (tests/engine/conftest.py), ~10-25 s"}
+SLOW_FIXTURES = {
+    "trained": "trains a tiny model (tests/engine/conftest.py), 10-25 s",
+    "report_db": "audits ~40 transcripts into a trail (tests/report/conftest.py), ~10 s",
+    "chat": "the chat app with the default model warmed up (tests/chat/conftest.py), ~5 s",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

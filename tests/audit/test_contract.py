@@ -36,6 +36,7 @@ TOP_KEYS = {
 }
 
 
+@pytest.mark.slow  # builds the process-wide auditor (a second one next to auditor_obj)
 def test_module_level_audit_contract():
     from auditor import audit
 

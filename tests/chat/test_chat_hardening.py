@@ -25,6 +25,7 @@ def _req(**kw: Any) -> ChatRequest:
     return ChatRequest(messages=[QUESTION], max_tokens=24, kg_constraint=False, **kw)
 
 
+@pytest.mark.slow
 def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_obj) -> None:
     def slow_audit(text: str, **kw: Any) -> Any:  # finishes after the 504, whatever the CPU
         time.sleep(0.3)

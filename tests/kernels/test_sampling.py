@@ -57,7 +57,7 @@ def test_triton_picks_the_reference_token(
         assert allowed[row, expected[row]]
 
 
-@pytest.mark.parametrize("backend", ["reference", "triton"])
+@pytest.mark.parametrize("backend", ["reference", pytest.param("triton", marks=pytest.mark.slow)])
 def test_many_draws_without_mask(backend: str, triton_backend: str) -> None:
     logits = torch.randn(3, 200)
     for u in torch.linspace(0.0, 0.999, 9):
