@@ -16,8 +16,10 @@ import os
 # Triton picks interpreter or compiler at its first import: the kernel tests run on CPU.
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
+import re
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +80,9 @@ def examples_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
+def pg_databases() -> Iterator[Callable[[str], str]]:
+    """``name`` -> the URL of a migrated throw-away PostgreSQL database made for that name on
+    first use; all are dropped at the end of the session."""
     from auditor.trail import Trail
     from auditor.trail.testing import postgres_available, postgres_database
 
@@ -87,9 +91,23 @@ def pg_url() -> Iterator[str]:
         if os.environ.get("KGAUDIT_REQUIRE_PG"):
             pytest.fail(reason)
         pytest.skip(reason)
-    with postgres_database() as url:
-        Trail(url).migrate()
-        yield url
+    urls: dict[str, str] = {}
+    with ExitStack() as stack:
+
+        def database(name: str) -> str:
+            if name not in urls:
+                urls[name] = stack.enter_context(postgres_database(f"kgaudit_{name}"))
+                Trail(urls[name]).migrate()
+            return urls[name]
+
+        yield database
+
+
+@pytest.fixture(scope="module")
+def pg_url(request: pytest.FixtureRequest, pg_databases: Callable[[str], str]) -> str:
+    """The PostgreSQL database of this test package (api, trail, ...). Packages do not share
+    one: the checkpoint log outside the database remembers each database's checkpoints."""
+    return pg_databases(re.sub(r"\W", "_", request.path.parent.name))
 
 
 @pytest.fixture(scope="session")
