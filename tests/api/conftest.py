@@ -1,10 +1,10 @@
 """API tests: the app in-process (TestClient) on SQLite and PostgreSQL, with a fake audit
-for unit tests; the real ``audit()`` in the HTTP and schemathesis tests."""
+for unit tests; the real ``audit()`` in the HTTP and schemathesis tests.
+
+``db_url`` (both backends) and ``pg_url`` come from the root ``tests/conftest.py``."""
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,45 +17,7 @@ from auditor.api import create_app
 from auditor.api.keys import KeyStore
 from auditor.settings import Settings
 from auditor.trail import Trail
-from auditor.trail.testing import (
-    fake_audit,
-    postgres_available,
-    postgres_database,
-    reset_trail,
-)
-
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
-    reason = postgres_available()
-    if reason is not None:
-        if os.environ.get("KGAUDIT_REQUIRE_PG"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    with postgres_database("kgaudit_api") as url:
-        Trail(url).migrate()
-        yield url
-
-
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("api-template") / "trail.db"
-    trail = Trail(f"sqlite:///{path}")
-    trail.migrate()
-    trail.close()
-    return path
-
-
-@pytest.fixture(params=BACKENDS)
-def db_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> str:
-    if request.param == "sqlite":
-        shutil.copy(sqlite_template, tmp_path / "trail.db")
-        return f"sqlite:///{tmp_path / 'trail.db'}"
-    url = request.getfixturevalue("pg_url")
-    reset_trail(url)
-    return url
+from auditor.trail.testing import fake_audit
 
 
 class FakeKB:

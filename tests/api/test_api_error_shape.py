@@ -102,9 +102,26 @@ def test_error_shape(
     assert re.fullmatch(r"[a-z_]+", err["code"])
     assert err["message"] and "\n" not in err["message"] and "Traceback" not in err["message"]
     assert err["request_id"] == r.headers["X-Request-ID"]
-    spec = api.client.app.openapi()
-    schema = {**spec["components"]["schemas"]["ErrorResponse"], "components": spec["components"]}
-    jsonschema.validate(payload, _resolve(schema, spec))
+    _error_validator(api.client.app).validate(payload)
+
+
+_VALIDATORS: dict[str, Any] = {}
+
+
+def _error_validator(app: Any) -> Any:
+    """A validator for the OpenAPI ``ErrorResponse`` schema, built (and the schema checked)
+    once: every app serves the same document, and building it takes about a second."""
+    if "error" not in _VALIDATORS:
+        spec = app.openapi()
+        schema = {
+            **spec["components"]["schemas"]["ErrorResponse"],
+            "components": spec["components"],
+        }
+        resolved = _resolve(schema, spec)
+        cls = jsonschema.validators.validator_for(resolved)
+        cls.check_schema(resolved)
+        _VALIDATORS["error"] = cls(resolved)
+    return _VALIDATORS["error"]
 
 
 def _resolve(schema: dict, spec: dict) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -21,6 +22,8 @@ from auditor import audit, get_auditor
 from auditor.api.keys import KeyStore
 from auditor.trail import Trail
 from auditor.trail.testing import reset_trail
+
+from ..helpers import wait_ready, wait_until
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -78,19 +81,6 @@ def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
     return proc, Server(f"http://127.0.0.1:{port}", tokens, log)
 
 
-def _wait(proc: subprocess.Popen[bytes], server: Server) -> None:
-    deadline = time.monotonic() + 240
-    while True:
-        try:
-            if httpx.get(f"{server.url}/readyz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            pytest.fail(f"server did not start:\n{server.log.read_text()[-3000:]}")
-        time.sleep(0.2)
-
-
 @pytest.fixture(scope="module")
 def servers(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -106,7 +96,7 @@ def servers(
     try:
         get_auditor()  # the in-process audit() the results are compared with
         for proc, server in started.values():
-            _wait(proc, server)
+            wait_ready(proc, server.url, server.log)
         yield {name: server for name, (_, server) in started.items()}
     finally:
         for proc, _ in started.values():
@@ -166,6 +156,10 @@ def test_audit_over_http_matches_in_process_audit(server: Server) -> None:
 
 
 def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
+    def access_lines() -> int:
+        return len(re.findall(r"(?:GET|POST) /v1/audits \d{3} ", server.log.read_text()))
+
+    before = access_lines()
     with httpx.Client(base_url=server.url, timeout=60) as client:
         client.post("/v1/audits", json={"text": SECRET_TEXT, "domain": "legal"}, headers=_h(server))
         client.get("/v1/audits", headers={"Authorization": f"Bearer {server.tokens['auditor']}x"})
@@ -174,7 +168,8 @@ def test_server_log_holds_no_text_and_no_keys(server: Server) -> None:
             content=b'{"text": "' + SECRET_TEXT.encode() + b'"',
             headers={**_h(server), "Content-Type": "application/json"},
         )
-    time.sleep(0.3)
+    # the server process writes its log itself: wait for the three requests' access lines
+    wait_until(lambda: access_lines() >= before + 3, 30, what="three more access-log lines")
     log = server.log.read_text()
     assert "POST /v1/audits 201" in log  # the access log is there...
     assert "Zed Quorra" not in log and "acetaminophen" not in log  # ...without the text

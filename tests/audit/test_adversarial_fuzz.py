@@ -124,6 +124,7 @@ EXTRACTORS: dict[str, Callable[[str], Any]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXTRACTORS))
 def test_extractors_answer_fast_on_adversarial_text(name: str) -> None:
     fn = EXTRACTORS[name]

@@ -106,6 +106,7 @@ def test_name_matching(claimed, indexed, same):
     assert same_case(claimed, indexed) is same
 
 
+@pytest.mark.slow
 def test_generated_scdb_citations_small(auditor_obj):
     """The small version of ``kgaudit eval citations`` (the full run is in docs/legal.md)."""
     report = run(generate(150, 150, 80, seed=11), audit=auditor_obj.audit)

@@ -36,6 +36,7 @@ TOP_KEYS = {
 }
 
 
+@pytest.mark.slow  # builds the process-wide auditor (a second one next to auditor_obj)
 def test_module_level_audit_contract():
     from auditor import audit
 
@@ -94,8 +95,20 @@ def test_text_over_the_limit_is_a_usage_error(auditor_obj):
 
 def test_binary_garbage_gives_a_valid_result(auditor_obj):
     garbage = bytes(range(256)).decode("latin-1") * 20
-    d = auditor_obj.audit(garbage, domain="auto").to_dict()
-    assert isinstance(d["claims"], list)
+    d = auditor_obj.audit(garbage, domain="auto", as_of="2025-01-15").to_dict()
+    assert set(d) >= TOP_KEYS and d["as_of"] == "2025-01-15"
+    assert set(d["counts"]) == {"supported", "contradicted", "unverifiable"}
+    assert sum(d["counts"].values()) == len(d["claims"])
+    for c in d["claims"]:  # whatever it finds is a well-formed claim on the input's characters
+        assert set(c) >= CLAIM_KEYS
+        assert c["verdict"] in {"supported", "contradicted", "unverifiable"}
+        assert 0 <= c["start"] < c["end"] <= len(garbage)
+        assert garbage[c["start"] : c["end"]] == c["text"]
+    for key in ("fer", "citation_confidence", "joint_score", "coverage"):
+        assert d[key] is None or 0.0 <= d[key] <= 1.0, (key, d[key])
+    assert json.loads(json.dumps(d)) == d  # JSON round trip
+    again = auditor_obj.audit(garbage, domain="auto", as_of="2025-01-15").to_dict()
+    assert again == d  # and deterministic
 
 
 def test_auto_picks_domains_from_entities(auditor_obj):

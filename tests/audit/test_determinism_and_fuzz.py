@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import orjson
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def test_same_input_gives_byte_identical_json(auditor_obj):
     assert a == b
 
 
+@pytest.mark.slow
 def test_fresh_auditor_gives_the_same_json(kb, ruleset, auditor_obj):
     from auditor.pipeline import Auditor
 

@@ -19,6 +19,8 @@ import yaml
 
 from auditor.evaluation.realistic import judge, load_cases, summarise, truth_outcomes
 
+pytestmark = pytest.mark.slow  # whole corpora: tens of seconds
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES_DIR = ROOT / "realistic"
 TRUTH = sorted((ROOT / "truth").glob("*.jsonl"))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # whole corpora: tens of seconds
+
 CORPUS = Path(__file__).resolve().parents[1] / "truth" / "legal.jsonl"
 
 

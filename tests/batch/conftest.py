@@ -1,5 +1,6 @@
 """Fixtures for the batch tests: a fresh SQLite trail per test, inputs, an in-process backend.
 
+``trail``, ``examples_dir`` and the SQLite template are the root ``tests/conftest.py``'s.
 Fast tests audit in this process (``InlineBackend``) with the session's auditor; the tests
 that need real worker processes (kill/resume, Ray equivalence) start them themselves.
 """
@@ -7,7 +8,7 @@ that need real worker processes (kill/resume, Ray equivalence) start them themse
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,34 +19,12 @@ from auditor.batch import BatchOptions, InlineBackend, run_batch
 from auditor.batch.summary import BatchSummary
 from auditor.trail import Trail
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-@pytest.fixture(scope="session")
-def examples_dir() -> Path:
-    return EXAMPLES
-
-
-@pytest.fixture(scope="session")
-def trail_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("batch-template") / "trail.db"
-    t = Trail(f"sqlite:///{path}")
-    t.migrate()
-    t.close()
-    return path
-
 
 @pytest.fixture
-def db_url(tmp_path: Path, trail_template: Path) -> str:
-    shutil.copy(trail_template, tmp_path / "trail.db")
+def db_url(tmp_path: Path, sqlite_template: Path) -> str:
+    """SQLite only (the root fixture also runs PostgreSQL): the batch tests measure the batch."""
+    shutil.copy(sqlite_template, tmp_path / "trail.db")
     return f"sqlite:///{tmp_path / 'trail.db'}"
-
-
-@pytest.fixture
-def trail(db_url: str) -> Iterator[Trail]:
-    t = Trail(db_url)
-    yield t
-    t.close()
 
 
 @pytest.fixture

@@ -52,19 +52,19 @@ def _comparable(entries: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 @pytest.fixture(scope="module")
 def inline_results(
-    mixed_input: Path, trail_template: Path, tmp_path_factory: pytest.TempPathFactory
+    mixed_input: Path, sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> list[dict[str, Any]]:
     """The reference: this process's ``auditor.audit`` (built exactly like a worker's)."""
     backend = InlineBackend()
-    return _run(backend, mixed_input, tmp_path_factory.mktemp("inline"), "inline", trail_template)
+    return _run(backend, mixed_input, tmp_path_factory.mktemp("inline"), "inline", sqlite_template)
 
 
 @pytest.mark.slow
 def test_local_pool_equals_in_process(
-    mixed_input, inline_results, trail_template, tmp_path: Path
+    mixed_input, inline_results, sqlite_template, tmp_path: Path
 ) -> None:
     backend = LocalBackend(workers=2)
-    local = _run(backend, mixed_input, tmp_path, "local", trail_template)
+    local = _run(backend, mixed_input, tmp_path, "local", sqlite_template)
     assert _comparable(local) == _comparable(inline_results)
     assert sum(e["status"] == "error" for e in local) == 7
 
@@ -80,10 +80,10 @@ def ray_instance() -> Iterator[None]:
 @pytest.mark.ray
 @pytest.mark.slow
 def test_ray_equals_local_and_loads_graphs_once_per_worker(
-    ray_instance, mixed_input, inline_results, trail_template, tmp_path: Path
+    ray_instance, mixed_input, inline_results, sqlite_template, tmp_path: Path
 ) -> None:
     backend = RayBackend(workers=2)
-    on_ray = _run(backend, mixed_input, tmp_path, "ray", trail_template)
+    on_ray = _run(backend, mixed_input, tmp_path, "ray", sqlite_template)
     stats = backend.last_stats  # the actors' counters, read before close() killed them
     assert _comparable(on_ray) == _comparable(inline_results)
     assert len(stats) == 2 and len({s["pid"] for s in stats}) == 2

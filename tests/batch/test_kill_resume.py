@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -15,6 +14,8 @@ import pytest
 
 from auditor.batch.generate import transcripts
 from auditor.trail import Trail
+
+from ..helpers import wait_until
 
 pytestmark = pytest.mark.slow
 N = 150
@@ -76,20 +77,24 @@ def test_sigkill_then_rerun_audits_every_record_exactly_once(tmp_path: Path, kb)
     mark = uuid.uuid4().hex
 
     proc = _batch(inp, out, db, mark)
-    deadline = time.monotonic() + 180
-    while _lines(out) < KILL_AFTER_LINES and proc.poll() is None:
-        assert time.monotonic() < deadline, "the batch wrote nothing for 3 minutes"
-        time.sleep(0.05)
+    wait_until(
+        lambda: _lines(out) >= KILL_AFTER_LINES or proc.poll() is not None,
+        180,
+        interval=0.05,
+        what=f"the batch to write {KILL_AFTER_LINES} lines",
+    )
     assert proc.poll() is None, f"the batch ended before the kill: {proc.stderr.read()!r}"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     written_before = _lines(out)
     assert written_before < N
 
-    deadline = time.monotonic() + 10  # the orphaned worker notices and exits
-    while _marked_processes(mark) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert not _marked_processes(mark), "worker processes outlived the killed batch"
+    wait_until(  # the orphaned worker notices and exits
+        lambda: not _marked_processes(mark),
+        10,
+        interval=0.1,
+        what="the worker processes of the killed batch to exit",
+    )
 
     again = _batch(inp, out, db, mark)
     stdout, stderr = again.communicate(timeout=300)

@@ -148,16 +148,22 @@ def test_summary_distribution() -> None:
 
 
 def test_flag_at_fpr_adds_a_calibrated_flag(write_jsonl, run_inline, results, tmp_path) -> None:
-    risk = pytest.importorskip("auditor.risk")
-    src = JsonlSource(write_jsonl(ROWS[:2]))
-    if risk.load_model() is None:  # no shipped model: a configuration error stops the run
-        with pytest.raises(UsageError, match="risk model"):
-            run_inline(src, flag_at_fpr=0.05)
-        return
-    run_inline(src, flag_at_fpr=0.05)
+    from auditor.risk import load_model
+
+    assert load_model() is not None, "auditor/risk/model.json must ship with the code"
+    run_inline(JsonlSource(write_jsonl(ROWS[:2])), flag_at_fpr=0.05)
     lines = results(tmp_path / "out.jsonl")
     assert all({"risk", "flagged", "flag_fpr"} <= line["result"].keys() for line in lines)
     assert lines[1]["result"]["flagged"] is True  # it has a contradicted claim
+
+
+def test_flag_at_fpr_without_a_risk_model_stops_before_auditing(
+    write_jsonl, run_inline, trail, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setattr("auditor.risk.load_model", lambda *a, **k: None)
+    with pytest.raises(UsageError, match="needs the calibrated risk model"):
+        run_inline(JsonlSource(write_jsonl(ROWS[:2])), flag_at_fpr=0.05)
+    assert trail.count() == 0 and not (tmp_path / "out.jsonl").exists()
 
 
 def test_a_record_the_trail_refuses_fails_alone(

@@ -34,13 +34,9 @@ class Chat:
 
 
 @pytest.fixture(scope="session")
-def chat_model():
-    import torch
-
-    from engine import load_model
-
-    torch.set_num_threads(1)
-    return load_model("default", device="cpu")
+def chat_model(default_model):
+    """The shipped default model (the root conftest's ``default_model``, one thread)."""
+    return default_model
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
+import auditor
 from auditor.chat import ChatService
 from auditor.chat.schemas import ChatRequest
+
+from ..helpers import wait_abandoned_work
 
 pytest.importorskip("torch")
 
@@ -22,6 +25,7 @@ def _req(**kw: Any) -> ChatRequest:
     return ChatRequest(messages=[QUESTION], max_tokens=24, kg_constraint=False, **kw)
 
 
+@pytest.mark.slow
 def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_obj) -> None:
     def slow_audit(text: str, **kw: Any) -> Any:  # finishes after the 504, whatever the CPU
         time.sleep(0.3)
@@ -40,6 +44,7 @@ def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_o
     abandoned.close()
 
 
+@pytest.mark.slow
 def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, auditor_obj) -> None:
     from fastapi.testclient import TestClient
 
@@ -62,11 +67,13 @@ def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, audi
     app.state.chat_service = svc
     token = KeyStore(trail).create(tenant="t", role="auditor")[1]
     body = {"model": "default", "messages": [QUESTION], "max_tokens": 48, "kg_constraint": False}
+    before = set(threading.enumerate())
     with TestClient(app, raise_server_exceptions=False) as http:
         r = http.post(
             "/v1/chat/completions", json=body, headers={"Authorization": f"Bearer {token}"}
         )
     assert r.status_code == 504 and r.json()["error"]["code"] == "timeout"
-    time.sleep(5)  # time enough for an abandoned generation to finish, audit and record
+    # the abandoned generation stops, or finishes, audits and declines to record
+    wait_abandoned_work(before, Path(auditor.__file__).parent, timeout=60)
     assert trail.count() == 0
     trail.close()

@@ -7,12 +7,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import httpx
 import openai
 import pytest
+
+from ..helpers import wait_ready, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -51,16 +52,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 240
-        while True:
-            try:
-                if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"server did not start:\n{log.read_text()[-3000:]}")
-            time.sleep(0.3)
+        wait_ready(proc, base, log)
+
+        def engine_loaded() -> bool:  # a question-less request: 503 while loading, then 422
+            r = httpx.post(
+                f"{base}/v1/chat/completions",
+                json={"model": "default", "messages": [{"role": "user", "content": " "}]},
+                headers={"Authorization": f"Bearer {token}"},
+                timeout=60,
+            )
+            if r.status_code == 503 and r.json()["error"]["code"] == "warming_up":
+                return False
+            assert r.status_code == 422, r.text
+            return True
+
+        wait_until(engine_loaded, 240, interval=0.5, what="the embedded engine to load")
         yield base, token
     finally:
         proc.terminate()

@@ -19,6 +19,7 @@ def kgaudit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow
 def test_kg_stats_json_shows_the_minimum_counts():
     r = kgaudit("kg", "stats", "--format", "json")
     assert r.returncode == 0, r.stderr
@@ -31,6 +32,7 @@ def test_kg_stats_json_shows_the_minimum_counts():
     assert all(d["facts_without_source"] == 0 for d in doc["domains"].values())
 
 
+@pytest.mark.slow
 def test_kg_query_sparql():
     r = kgaudit(
         "kg",
@@ -46,6 +48,7 @@ def test_kg_query_sparql():
     assert [float(row["year"]) for row in json.loads(r.stdout)] == [1954.0]
 
 
+@pytest.mark.slow
 def test_kg_query_bad_sparql_is_exit_2():
     r = kgaudit("kg", "query", "--domain", "legal", "SELECT ?x WHERE {")
     assert (
@@ -60,6 +63,7 @@ def test_kg_validate_rejects_malformed_turtle(tmp_path):
     assert r.returncode == 2 and f"{bad}:" in r.stderr and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_rules_validate_shipped_packs_with_examples():
     r = kgaudit("rules", "validate")
     assert r.returncode == 0, r.stderr
@@ -77,6 +81,7 @@ def test_rules_validate_bad_pack_names_file_rule_field(tmp_path):
     assert str(p) in r.stderr and "rule XX-ONE" in r.stderr and "'severity'" in r.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "stdin", "code"),
     [
@@ -110,6 +115,7 @@ def test_audit_rejects_non_utf8(tmp_path):
     assert r.returncode == 2 and "not UTF-8" in r.stderr
 
 
+@pytest.mark.slow
 def test_audit_json_output_is_the_contract():
     r = kgaudit(
         "audit",

@@ -92,10 +92,9 @@ def automaton(lexicon):
 
 
 @pytest.fixture(scope="session")
-def model():
-    from engine import load_model
-
-    return load_model("default", device="cpu")
+def model(default_model):
+    """The shipped default model (the root conftest's ``default_model``)."""
+    return default_model
 
 
 @pytest.fixture(scope="session")

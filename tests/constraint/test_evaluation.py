@@ -89,6 +89,7 @@ def test_summary_and_table_from_answers() -> None:
     assert "| slot | 2 | 100.0% |" in md and "| legal |" in domain_table(rows)
 
 
+@pytest.mark.slow
 def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
     from auditor.evaluation.generation import main
 
@@ -128,6 +129,7 @@ def test_eval_generation_rejects_unknown_configs() -> None:
         main(["--configs", "base,turbo"])
 
 
+@pytest.mark.slow
 def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
     pytest.importorskip("xgrammar")
     from auditor.generation import SlotBuilder

@@ -35,18 +35,8 @@ def test_generate_prints_the_answer(trained, capsys):
     assert code == 0 and "Euro" in out
 
 
-@pytest.mark.parametrize(
-    "extra",
-    [
-        ["--stream"],
-        ["--kv-cache", "int8"],
-        ["--kv-cache", "int4"],
-        ["--temperature", "0.7", "--top-p", "0.9", "--seed", "1"],
-    ],
-    ids=["stream", "int8", "int4", "sampling"],
-)
-def test_generate_options(trained, capsys, extra):
-    code, out, _ = run(
+def _generate(capsys, trained, *extra: str) -> str:
+    code, out, err = run(
         capsys,
         "generate",
         "--model",
@@ -57,7 +47,27 @@ def test_generate_options(trained, capsys, extra):
         "48",
         *extra,
     )
-    assert code == 0 and out.strip()
+    assert code == 0, err
+    return out
+
+
+def test_generate_stream_prints_the_same_text_as_a_plain_run(trained, capsys):
+    plain = _generate(capsys, trained)
+    assert "Euro" in plain and _generate(capsys, trained, "--stream") == plain
+
+
+@pytest.mark.parametrize("kv", ["int8", "int4"])
+def test_generate_with_a_quantised_kv_cache_still_answers(trained, capsys, kv):
+    out = _generate(capsys, trained, "--kv-cache", kv)
+    assert "Euro" in out and out.count("\n") == 1  # one prompt: one answer line
+    assert _generate(capsys, trained, "--kv-cache", kv) == out  # greedy: the same each time
+
+
+def test_generate_sampling_is_reproducible_with_a_seed(trained, capsys):
+    sampling = ("--temperature", "0.7", "--top-p", "0.9")
+    out = _generate(capsys, trained, *sampling, "--seed", "1")
+    assert out.strip() and out.count("\n") == 1
+    assert _generate(capsys, trained, *sampling, "--seed", "1") == out
 
 
 def test_generate_json_and_stats_for_a_batch(trained, capsys):
@@ -157,6 +167,7 @@ def test_every_command_has_help(capsys, argv):
     assert "Usage" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_memory_probe_measures_both_backends(hf_checkpoints):
     from engine.bench_memory import peak_memory
 

@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from engine import generate, load_model  # noqa: E402
+from engine import generate  # noqa: E402
 from engine.loader import DEFAULT_MODEL_DIR  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def model():
-    return load_model("default", device="cpu")
+def model(default_model):
+    return default_model
 
 
 def test_the_default_model_ships_within_20_mb_with_its_report():

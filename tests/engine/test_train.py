@@ -39,6 +39,7 @@ def test_the_trained_model_answers_a_training_question(trained):
     assert "Euro" in text
 
 
+@pytest.mark.slow
 def test_training_is_reproducible_with_a_fixed_seed(trained, tmp_path, tiny_facts):
     out, report, cfg = trained
     again = train(

@@ -99,6 +99,7 @@ def test_query_vectors_match_scikit_learn(auditor_obj) -> None:
     assert abs(ours - theirs).max() < 1e-5
 
 
+@pytest.mark.slow
 def test_precision_and_recall_on_generated_variants(auditor_obj) -> None:
     """A small sample here; ``kgaudit eval --fit`` measures ≥ 1,000 mentions per domain."""
     variants = make_variants(auditor_obj.kb, auditor_obj.linker(), seed=21, per_domain=120)

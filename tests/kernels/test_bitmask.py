@@ -13,7 +13,8 @@ from kernels import (
     pack_bool_mask,
     unpack_bitmask,
 )
-from kernels.testing import DTYPES
+
+from .conftest import GRID_DTYPES
 
 VOCABS = [
     pytest.param(1, id="V1"),
@@ -44,16 +45,19 @@ def test_allowed_ids_rejects_out_of_range() -> None:
         allowed_ids_to_bitmask([[5, 40]], 40)
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("vocab", VOCABS)
-def test_triton_mask_matches_reference(vocab: int, dtype: torch.dtype, triton_backend: str) -> None:
+def test_triton_mask_matches_reference(
+    vocab: int, dtype: torch.dtype, device: str, triton_backend: str
+) -> None:
     logits = torch.randn(4, vocab).to(dtype)
     allowed = torch.rand(4, vocab) < 0.3
     allowed[1] = False  # all-zero row
     mask = pack_bool_mask(allowed)
     expected = apply_token_bitmask_reference_(logits.clone(), mask)
-    actual = logits.clone()
-    assert apply_token_bitmask_(actual, mask, backend=triton_backend) is actual
+    on_device = logits.to(device)
+    assert apply_token_bitmask_(on_device, mask.to(device), backend=triton_backend) is on_device
+    actual = on_device.cpu()
     assert torch.equal(actual, expected)
     assert bool(torch.isneginf(actual[1]).all())
     assert torch.equal(actual[allowed], logits[allowed])

@@ -9,7 +9,9 @@ import torch
 import torch.nn.functional as F
 
 from kernels import KVCache, decode_attention, decode_attention_reference
-from kernels.testing import DTYPES, assert_close
+from kernels.testing import assert_close
+
+from .conftest import GRID_DTYPES
 
 
 @dataclass(frozen=True)
@@ -30,12 +32,25 @@ CASES = [
 KINDS = [pytest.param(k, id=k) for k in ("fp", "int8", "int4")]
 
 
-def build(case: Case, kind: str, dtype: torch.dtype) -> tuple[torch.Tensor, KVCache]:
+def build(
+    case: Case, kind: str, dtype: torch.dtype, device: str = "cpu"
+) -> tuple[torch.Tensor, KVCache]:
+    """A query and a cache filled by a prefill and decode steps; the values are made on the
+    CPU (the same for every device), then the query and the cache live on ``device``."""
     b, s = len(case.lens), max(case.lens)
     cache = KVCache.allocate(
-        b, case.hkv, case.d, s + 3, kind=kind, dtype=dtype, key_group=16, value_group=16
+        b,
+        case.hkv,
+        case.d,
+        s + 3,
+        kind=kind,
+        dtype=dtype,
+        device=device,
+        key_group=16,
+        value_group=16,
     )
     k, v = torch.randn(b, case.hkv, s, case.d), torch.randn(b, case.hkv, s, case.d)
+    k, v = k.to(device), v.to(device)
     prompt = [max(n - 2, 0) for n in case.lens]
     cache.append(k, v, lengths=prompt)
     for row, (n, p) in enumerate(zip(case.lens, prompt, strict=True)):  # then decode steps
@@ -46,28 +61,34 @@ def build(case: Case, kind: str, dtype: torch.dtype) -> tuple[torch.Tensor, KVCa
                 seq_ids=[row],
             )
     q = torch.randn(b, case.hkv * case.group, case.d).to(dtype)
-    return q, cache
+    return q.to(device), cache
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("case", CASES)
 def test_triton_matches_reference(
-    case: Case, kind: str, dtype: torch.dtype, triton_backend: str
+    case: Case, kind: str, dtype: torch.dtype, device: str, triton_backend: str
 ) -> None:
     q, cache = build(case, kind, dtype)
     expected = decode_attention_reference(q, cache, cache.seq_lens, 0.3)
-    actual = decode_attention(q, cache, scale=0.3, backend=triton_backend)
-    assert actual.shape == q.shape and actual.dtype == dtype
-    assert_close(actual, expected, dtype)
+    torch.manual_seed(0)  # the same values again, on the device under test
+    q_dev, cache_dev = build(case, kind, dtype, device)
+    actual = decode_attention(q_dev, cache_dev, scale=0.3, backend=triton_backend)
+    assert actual.shape == q.shape and actual.dtype == dtype and actual.device.type == device
+    assert_close(actual.cpu(), expected, dtype)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_seq_starts_and_empty_rows(kind: str, triton_backend: str) -> None:
+def test_seq_starts_and_empty_rows(kind: str, device: str, triton_backend: str) -> None:
     q, cache = build(Case((9, 30, 4), 2, 2), kind, torch.float32)
     starts = torch.tensor([3, 17, 4], dtype=torch.int32)  # row 2 sees nothing
     expected = decode_attention_reference(q, cache, cache.seq_lens, 0.2, starts)
-    actual = decode_attention(q, cache, scale=0.2, seq_starts=starts, backend=triton_backend)
+    torch.manual_seed(0)
+    q_dev, cache_dev = build(Case((9, 30, 4), 2, 2), kind, torch.float32, device)
+    actual = decode_attention(
+        q_dev, cache_dev, scale=0.2, seq_starts=starts.to(device), backend=triton_backend
+    ).cpu()
     assert_close(actual, expected, torch.float32)
     assert bool((expected[2] == 0).all())
 

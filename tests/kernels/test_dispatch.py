@@ -77,6 +77,7 @@ def test_cpu_triton_without_interpreter_is_explained(
         )
 
 
+@pytest.mark.slow
 def test_import_without_triton(tmp_path) -> None:
     """`import kernels` in a fresh interpreter where `import triton` fails."""
     import subprocess

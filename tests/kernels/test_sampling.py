@@ -7,7 +7,8 @@ import pytest
 import torch
 
 from kernels import allowed_ids_to_bitmask, pack_bool_mask, sample_tokens, sample_tokens_reference
-from kernels.testing import DTYPES
+
+from .conftest import GRID_DTYPES
 
 SETTINGS = [
     pytest.param({"temperature": 0.0}, id="greedy"),
@@ -25,14 +26,18 @@ SETTINGS = [
         id="per-row",
     ),
 ]
-VOCABS = [pytest.param(1, id="V1"), pytest.param(77, id="V77"), pytest.param(300, id="V300")]
+VOCABS = [
+    pytest.param(1, id="V1"),
+    pytest.param(77, id="V77"),
+    pytest.param(300, id="V300", marks=pytest.mark.slow),
+]
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", GRID_DTYPES)
 @pytest.mark.parametrize("vocab", VOCABS)
 @pytest.mark.parametrize("settings", SETTINGS)
 def test_triton_picks_the_reference_token(
-    settings: dict, vocab: int, dtype: torch.dtype, triton_backend: str
+    settings: dict, vocab: int, dtype: torch.dtype, device: str, triton_backend: str
 ) -> None:
     b = 5
     logits = (torch.randn(b, vocab) * 2).to(dtype)
@@ -43,15 +48,16 @@ def test_triton_picks_the_reference_token(
     u = torch.rand(b)
     kwargs = {**settings, "bitmask": mask, "fallback_id": 7}
     expected = sample_tokens_reference(logits, u, **kwargs)
-    actual = sample_tokens(logits, u, backend=triton_backend, **kwargs)
-    assert actual.dtype == torch.int64
+    moved = {k: v.to(device) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
+    actual = sample_tokens(logits.to(device), u.to(device), backend=triton_backend, **moved)
+    assert actual.dtype == torch.int64 and actual.device.type == device
     assert actual.tolist() == expected.tolist()
     assert expected[3].item() == 7
     for row in (0, 1, 2, 4):
         assert allowed[row, expected[row]]
 
 
-@pytest.mark.parametrize("backend", ["reference", "triton"])
+@pytest.mark.parametrize("backend", ["reference", pytest.param("triton", marks=pytest.mark.slow)])
 def test_many_draws_without_mask(backend: str, triton_backend: str) -> None:
     logits = torch.randn(3, 200)
     for u in torch.linspace(0.0, 0.999, 9):

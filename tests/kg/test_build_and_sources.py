@@ -41,6 +41,7 @@ def test_kg_version_is_a_stable_content_hash(kb):
     assert kb.kg_version.startswith("kg-")
 
 
+@pytest.mark.slow
 def test_user_turtle_is_merged(tmp_path):
     path = tmp_path / "formulary.ttl"
     path.write_text(USER_TTL)

@@ -31,6 +31,7 @@ def _counts(path: str, fmt: str) -> tuple[int, int]:
     return len(g), len(store)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["turtle", "nt"])
 @pytest.mark.parametrize("domain", ["finance", "legal"])
 def test_export_parses_back_to_the_same_triple_count(tmp_path, domain, fmt):
@@ -61,6 +62,7 @@ def test_keys_that_need_escapes_round_trip_through_turtle(tmp_path):
     assert _counts(str(out), "turtle") == (written, written)
 
 
+@pytest.mark.slow
 def test_validate_accepts_the_exported_finance_graph(tmp_path):
     path, _ = _export(tmp_path, "finance", "turtle")
     res = CliRunner().invoke(cli, ["kg", "validate", "--domain", "finance", path])
@@ -68,6 +70,7 @@ def test_validate_accepts_the_exported_finance_graph(tmp_path):
     assert ": ok (" in res.output
 
 
+@pytest.mark.slow
 def test_pinned_provenance_survives_the_round_trip(tmp_path):
     from knowledge_graphs.sources import load_user_source
 

@@ -17,7 +17,6 @@ from auditor.batch import JsonlSource
 from auditor.batch.generate import transcripts
 from auditor.trail import Trail
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 KEY = b"report-test-checkpoint-key-0123456789"
 
 
@@ -27,11 +26,13 @@ def today() -> str:
 
 
 @pytest.fixture(scope="session")
-def report_db(tmp_path_factory: pytest.TempPathFactory, auditor_obj: Any) -> Iterator[str]:
+def report_db(
+    tmp_path_factory: pytest.TempPathFactory, auditor_obj: Any, examples_dir: Path
+) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('report') / 'trail.db'}"
     trail = Trail(url)
     trail.migrate()
-    records = [*JsonlSource(EXAMPLES / "transcripts.jsonl")]
+    records = [*JsonlSource(examples_dir / "transcripts.jsonl")]
     gen = tmp_path_factory.mktemp("gen") / "gen.jsonl"
     gen.write_bytes(b"".join(orjson.dumps(t) + b"\n" for t in transcripts(18, seed=5)))
     records += [*JsonlSource(gen)]

@@ -12,7 +12,9 @@ from fastapi.testclient import TestClient
 from auditor.cli.main import main
 
 
-@pytest.mark.parametrize("fmt", ["json", "csv", "html", "pdf"])
+@pytest.mark.parametrize(
+    "fmt", ["json", "csv", "html", pytest.param("pdf", marks=pytest.mark.slow)]
+)
 def test_cli_writes_each_format(
     capsys, report_db: str, today: str, tmp_path: Path, fmt: str
 ) -> None:
@@ -100,7 +102,7 @@ def test_api_json_equals_the_cli_report(client, report_dict, today: str) -> None
 @pytest.mark.parametrize(
     ("fmt", "media", "magic"),
     [
-        ("pdf", "application/pdf", b"%PDF-"),
+        pytest.param("pdf", "application/pdf", b"%PDF-", marks=pytest.mark.slow),
         ("csv", "text/csv", b"section,"),
         ("html", "text/html", b"<!DOCTYPE html>"),
     ],

@@ -79,6 +79,17 @@ def test_risk_section_shows_the_operating_points_in_force(report_dict, report_tr
     assert "always flagged" in risk["statement"]
 
 
+def test_risk_section_without_a_risk_model_lists_no_shipped_points(monkeypatch) -> None:
+    from auditor.report.aggregate import Aggregate
+    from auditor.report.data import risk_section
+
+    monkeypatch.setattr("auditor.risk.load_model", lambda *a, **k: None)
+    risk = risk_section(Aggregate(), ["medical"])
+    assert risk["model_version"] is None and risk["audits_with_risk"] == 0
+    assert risk["calibration_curves"] == {} and risk["shipped_operating_points"] == {}
+    assert risk["statement"].startswith("No audit in this period was flagged")
+
+
 def test_worst_audits_carry_evidence_and_sources(report_dict) -> None:
     worst = report_dict["worst_audits"]
     assert len(worst) == 10

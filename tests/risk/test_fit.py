@@ -24,6 +24,7 @@ def test_rows_cover_every_view_and_domain(rows) -> None:
     assert 0 < sum(r.label for r in rows) < len(rows)
 
 
+@pytest.mark.slow
 def test_fit_is_reproducible_with_the_seed(rows) -> None:
     a, b = fit(rows, seed=5), fit(rows, seed=5)
     assert orjson.dumps(a, option=orjson.OPT_SORT_KEYS) == orjson.dumps(

@@ -35,6 +35,7 @@ def _json(result) -> bytes:  # type: ignore[no-untyped-def]
     return orjson.dumps(d, option=orjson.OPT_SORT_KEYS)
 
 
+@pytest.mark.slow
 def test_verdicts_are_byte_identical_with_and_without_risk_and_fuzzy(auditor_obj, plain, sample):
     assert auditor_obj.fuzzy_linker is not None and auditor_obj.risk
     for text, domain, as_of in sample:

@@ -78,3 +78,22 @@ def test_shipped_model_has_points_and_curves_for_every_domain() -> None:
         assert [p.target_fpr for p in model.operating_points[d]] == [0.01, 0.05, 0.1]
         curve = calibration_curve(d)
         assert len(curve) == 10 and sum(b["count"] for b in curve) > 0
+
+
+def test_without_a_risk_model_audits_carry_no_risk_and_flagging_is_a_usage_error(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installation without ``auditor/risk/model.json``: every branch that reads the model
+    says so instead of inventing a risk."""
+    import auditor.risk
+    from auditor.risk import annotate_risk
+
+    assert load_model(tmp_path / "model.json") is None  # a missing file is "no model"
+    monkeypatch.setattr(auditor.risk, "load_model", lambda *a, **k: None)
+    r = annotate_risk(_result("supported"))
+    assert "risk" not in r.extra and "risk_model_version" not in r.extra
+    assert calibration_curve("medical") == []
+    with pytest.raises(UsageError, match="no calibrated risk model is installed"):
+        operating_point("medical", 0.05)
+    with pytest.raises(UsageError, match="no calibrated risk model is installed"):
+        apply_operating_point(_result("contradicted"), 0.05)

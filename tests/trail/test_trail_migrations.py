@@ -79,6 +79,7 @@ def test_constraint_names_come_from_the_naming_convention(tmp_path: Path) -> Non
     trail.close()
 
 
+@pytest.mark.slow
 def test_alembic_command_line_uses_the_ini_and_settings(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     alembic = [
