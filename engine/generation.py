@@ -17,7 +17,7 @@ import torch
 from torch import Tensor
 
 from engine.errors import EngineInputError
-from engine.kv_cache import KV_KINDS, make_cache
+from engine.kv_factory import KV_KINDS, make_cache
 from engine.sampler import Sampler, SamplingParams
 
 if TYPE_CHECKING:

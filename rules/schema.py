@@ -10,7 +10,7 @@ must not fire. See ``rules/README.md`` for the field reference.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -33,19 +33,6 @@ CheckType = Literal[
     "citation_validity",
     "brand_generic",
 ]
-HALLUCINATION_TYPES = (
-    "numeric_error",
-    "unit_error",
-    "wrong_entity",
-    "wrong_date",
-    "fabricated_citation",
-    "impossible_citation",
-    "outdated_fact",
-    "negation_flip",
-    "wrong_relation",
-    "invalid_identifier",
-    "unsupported_claim",
-)
 HallucinationType = Literal[
     "numeric_error",
     "unit_error",
@@ -59,6 +46,7 @@ HallucinationType = Literal[
     "invalid_identifier",
     "unsupported_claim",
 ]
+HALLUCINATION_TYPES: tuple[str, ...] = get_args(HallucinationType)
 
 
 class Strict(BaseModel):

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from auditor.evaluation.benchmark import Case, ExpectedClaim
+from auditor.evaluation.cases import Case, ExpectedClaim
 from auditor.evaluation.metrics import flagged, sentence_verdict
 from auditor.types import AuditResult
 from knowledge_graphs.errors import DataError

@@ -13,6 +13,10 @@ from auditor.extract.segment import Sentence
 from auditor.types import CitationRef, DateRef, Mention, Quantity
 from rules.schema import Rule
 
+_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
+_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
+_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
+
 
 @dataclass
 class SentenceInfo:
@@ -32,8 +36,6 @@ class SentenceInfo:
     @cached_property
     def change_quantities(self) -> frozenset[int]:
         """Start offsets of quantities that give the size of a change ("raised by 25 bp")."""
-        from auditor.extract.claim_base import is_change
-
         return frozenset(q.start for q in self.quantities if is_change(self, q))
 
     @property
@@ -134,3 +136,12 @@ def _compile(rule: Rule) -> CompiledRule:
         if rule.cues
         else None,
     )
+
+
+def is_change(info: SentenceInfo, q: Quantity) -> bool:
+    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
+    base = info.sentence.start
+    before = info.text[max(0, q.start - base - 20) : q.start - base]
+    if _CHANGE_UNIT.search(q.text):
+        return True
+    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)

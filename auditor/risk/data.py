@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from auditor.evaluation.benchmark import Case, generate_benchmark
+from auditor.evaluation.benchmark import generate_benchmark
+from auditor.evaluation.cases import Case
 from auditor.types import AuditResult
 from knowledge_graphs.store import KnowledgeBase
 
