@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
-from auditor.extract.fuzzy_evidence import annotate_claims
+from auditor.extract.fuzzy.evidence import annotate_claims
 from auditor.score import score as score_claims
 from auditor.types import AuditResult, CitationCheck, Claim, Mention
 from auditor.verify import Context, verify_claims

@@ -125,9 +125,7 @@ def import_graph() -> dict[str, set[str]]:
                         base = f"{base}.{child.module}" if child.module else base
                     else:
                         base = child.module or ""
-                    targets.update(
-                        filter(None, (resolve(f"{base}.{a.name}") for a in child.names))
-                    )
+                    targets.update(filter(None, (resolve(f"{base}.{a.name}") for a in child.names)))
                 visit(child)
 
         visit(ast.parse(path.read_text(), filename=str(path)))
@@ -142,9 +140,9 @@ def layer_of(mod: str) -> int | None:
         for p in prefixes:
             exact = p.endswith("=")
             p = p.rstrip("=")
-            if mod == p or (not exact and mod.startswith(p + ".")):
-                if best is None or len(p) > best[0]:
-                    best = (len(p), i)
+            matches = mod == p or (not exact and mod.startswith(p + "."))
+            if matches and (best is None or len(p) > best[0]):
+                best = (len(p), i)
     return None if best is None else best[1]
 
 
