@@ -126,8 +126,8 @@ class ConstraintBuilder:
         self, seeds: list[str], domains: list[str]
     ) -> tuple[dict[str, int], set[str], set[str]]:
         """(entity id -> hops, entity names, value forms) of the seeds' neighbourhood."""
-        from engine.train.templates import Names
         from knowledge_graphs.projection import neighbourhood
+        from knowledge_graphs.verbalise import Names
 
         kb = self.auditor.kb
         relations: set[str] = set()

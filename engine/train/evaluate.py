@@ -20,7 +20,8 @@ from engine.generation import generate
 from engine.kv_factory import KV_KINDS, make_cache
 from engine.model import Transformer
 from engine.tokenizer import Tokenizer, left_pad
-from engine.train.corpus import Corpus, Verbalisation
+from engine.train.corpus import Corpus
+from knowledge_graphs.verbalise import Verbalisation
 
 
 def _batches(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
