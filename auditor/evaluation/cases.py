@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from knowledge_graphs.verbalise import num
+
 
 @dataclass
 class ExpectedClaim:
@@ -57,6 +59,5 @@ def kinds(*names: str) -> Callable[[Maker], Maker]:
 
 
 def fmt_num(v: float) -> str:
-    if float(v).is_integer():
-        return f"{int(v):,}"
-    return f"{v:g}"
+    """A value as the benchmark's sentences write it: 1200.0 -> '1,200', 4.5 -> '4.5'."""
+    return num(v, group_from=0)
