@@ -13,7 +13,7 @@ matching prefix decides a module's layer, ``auditor`` alone means the package fa
  2. ``kernels``           Triton kernels and their PyTorch references
  3. ``engine``            MoE model, loading, KV cache, generation, KG-constrained decoding
  4. auditor foundation    ``auditor.errors``, ``auditor.settings``, ``auditor.types``,
-                          ``auditor.deadline``, ``auditor.version``, ``auditor.fmt``, and the
+                          ``auditor.deadline``, ``auditor.version``, ``auditor.fmt``, ``auditor.memo``, and the
                           database schema ``auditor.trail.models`` (+ ``auditor.trail.canonical``,
                           the hashing it stamps): the trail's tables and the citation-lookup
                           cache the online citation check keeps
@@ -54,6 +54,7 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.deadline",
         "auditor.version",
         "auditor.fmt",
+        "auditor.memo",
         "auditor.trail.models",
         "auditor.trail.canonical",
     ),

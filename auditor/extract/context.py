@@ -10,6 +10,7 @@ from auditor.extract.cues import Frequency
 from auditor.extract.identifiers import Identifier
 from auditor.extract.layout import Layout
 from auditor.extract.segment import Sentence
+from auditor.memo import IdentityCache
 from auditor.types import CitationRef, DateRef, Mention, Quantity
 from rules.schema import Rule
 
@@ -102,17 +103,12 @@ def _word_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){cue}(?![\w])", re.I)
 
 
-_COMPILED: dict[int, tuple[Rule, CompiledRule]] = {}
+_COMPILED: IdentityCache[CompiledRule] = IdentityCache()
 
 
 def compile_rule(rule: Rule) -> CompiledRule:
     """The compiled rule (memoised per rule object)."""
-    hit = _COMPILED.get(id(rule))
-    if hit is not None and hit[0] is rule:
-        return hit[1]
-    compiled = _compile(rule)
-    _COMPILED[id(rule)] = (rule, compiled)
-    return compiled
+    return _COMPILED.get((rule,), lambda: _compile(rule))
 
 
 def _compile(rule: Rule) -> CompiledRule:

@@ -53,6 +53,7 @@ from auditor.extract.fuzzy.text import (
     windows,
 )
 from auditor.extract.linker import Linker
+from auditor.memo import IdentityCache
 from auditor.types import Mention
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
@@ -106,7 +107,7 @@ class FuzzyLinker:
         self.params = params or FuzzyParams.load()
         self._index: FuzzyIndex | None = None
         self._known: frozenset[str] | None = None
-        self._rule_words: dict[tuple[int, ...], frozenset[str]] = {}
+        self._rule_words: IdentityCache[frozenset[str]] = IdentityCache()
         self._lock = threading.Lock()
 
     def index(self) -> FuzzyIndex:
@@ -197,11 +198,7 @@ class FuzzyLinker:
         return [Scored(w, ranked[w.text]) for w in wins if w.text in ranked]
 
     def _known_with(self, rules: Sequence[CompiledRule]) -> frozenset[str]:
-        key = tuple(id(r) for r in rules)
-        hit = self._rule_words.get(key)
-        if hit is None:
-            hit = self._rule_words[key] = self.known_words() | rule_words(rules)
-        return hit
+        return self._rule_words.get(rules, lambda: self.known_words() | rule_words(rules))
 
     def _search(self, wins: Sequence[Window], domain: str) -> dict[str, list[tuple[int, float]]]:
         unique = sorted({w.text for w in wins if len(w.text) >= 4})
