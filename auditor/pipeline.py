@@ -360,10 +360,3 @@ def default_auditor() -> Auditor:
                     s.courtlistener_token.get_secret_value(), s.courtlistener_url, s.db_url
                 )
         return _DEFAULT
-
-
-def reset_default_auditor() -> None:
-    """Forget the process-wide auditor (tests; after changing settings)."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        _DEFAULT = None

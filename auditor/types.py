@@ -16,12 +16,6 @@ VERDICTS: tuple[str, ...] = get_args(Verdict)
 
 
 @dataclass(frozen=True, slots=True)
-class Span:
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
 class Mention:
     """A linked entity mention: the surface text and every entity it may denote."""
 
