@@ -4,7 +4,8 @@ A rule says which claims it applies to (subject entity types, relation, the kind
 the claim carries), the words that signal such a claim in a sentence (``cues``), how the
 claim is checked (``check``), what hallucination type a failure is reported as, the
 regulation / label section / statute it encodes (``citation``), and examples that must and
-must not fire. See ``rules/README.md`` for the field reference.
+must not fire. The models below are the field reference; ``kgaudit rules validate``
+checks a pack against them.
 """
 
 from __future__ import annotations
