@@ -1,6 +1,6 @@
 """Timed generation runs of the engine and of ``transformers`` on the same random prompt, the
 loading of both backends in the bench dtype, and the engine's logit drift: the pieces
-:mod:`engine.bench` times in one process and :mod:`engine.bench_memory` in a fresh one."""
+:mod:`engine.bench_engine` times in one process and :mod:`engine.bench_memory` in a fresh one."""
 
 from __future__ import annotations
 

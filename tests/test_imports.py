@@ -23,7 +23,8 @@ matching prefix decides a module's layer, ``auditor`` alone means the package fa
  8. ``auditor.stages``    the stage verbs; 9. ``auditor.pipeline`` the Auditor; 10. the facade
 11. recording             ``auditor.trail`` (+ ``migrations`` as a package marker), ``auditor.render``
 12. ``auditor.generation`` auditing the engine's generations (KG-constrained vs free)
-13. evaluation            ``auditor.evaluation``, risk fitting, rule examples, benchmarks
+13. evaluation            ``auditor.evaluation``, risk fitting, rule examples, the audit
+                          benchmarks (``auditor.bench_audit``, ``auditor.bench_adversarial``)
 14. services              ``auditor.batch``, ``auditor.chat``
 15. ``auditor.report``    compliance reports over trails and batches
 16. ``auditor.api``       REST API (every HTTP route lives under ``auditor.api.routes``)
@@ -71,8 +72,7 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.risk.data",
         "auditor.risk.fit",
         "auditor.rule_examples",
-        "auditor.benchmarks",
-        "auditor.bench",
+        "auditor.bench_audit",
         "auditor.bench_adversarial",
     ),
     ("auditor.batch", "auditor.chat"),
