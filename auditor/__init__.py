@@ -14,12 +14,10 @@ from typing import TYPE_CHECKING
 
 from auditor.errors import DataError, GateFailed, KgauditError, SourceUnavailable, UsageError
 from auditor.types import AuditResult, CitationCheck, Claim
+from auditor.version import AUDITOR_VERSION, __version__
 
 if TYPE_CHECKING:
     from auditor.pipeline import Auditor
-
-__version__ = "0.1.0"
-AUDITOR_VERSION = f"kgaudit-auditor/{__version__}"
 
 
 def get_auditor() -> Auditor:
@@ -55,6 +53,7 @@ __all__ = [
     "KgauditError",
     "SourceUnavailable",
     "UsageError",
+    "__version__",
     "audit",
     "get_auditor",
 ]

@@ -39,19 +39,6 @@ DOMAIN_CHOICES = stages.DOMAIN_CHOICES
 MAX_CALLER_CITATIONS = 200
 
 
-def parse_as_of(as_of: str | date | None) -> date:
-    if as_of is None or as_of == "":
-        return date.today()
-    if isinstance(as_of, date):
-        return as_of
-    if not isinstance(as_of, str):
-        raise UsageError(f"as_of must be a date or an ISO date string, not {type(as_of).__name__}")
-    try:
-        return date.fromisoformat(as_of.strip())
-    except ValueError:
-        raise UsageError(f"invalid as_of {as_of!r}: expected a date as YYYY-MM-DD") from None
-
-
 class Auditor:
     """Audits texts against ``kb`` with ``rules``; thread-safe after construction."""
 
@@ -123,7 +110,7 @@ class Auditor:
     ) -> AuditResult:
         """extract → verify → score (:mod:`auditor.stages`)."""
         ex = stages.extract(
-            self, text, domain=domain, as_of=parse_as_of(as_of), citations=citations
+            self, text, domain=domain, as_of=stages.parse_as_of(as_of), citations=citations
         )
         return stages.score(self, ex, stages.verify(self, ex))
 
@@ -388,10 +375,3 @@ def default_auditor() -> Auditor:
                     s.courtlistener_token.get_secret_value(), s.courtlistener_url, s.db_url
                 )
         return _DEFAULT
-
-
-def reset_default_auditor() -> None:
-    """Forget the process-wide auditor (tests; after changing settings)."""
-    global _DEFAULT
-    with _DEFAULT_LOCK:
-        _DEFAULT = None

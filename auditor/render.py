@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from auditor.fmt import pct
 from auditor.types import AuditResult
 
 _MARK = {
@@ -13,18 +14,14 @@ _MARK = {
 }
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.1%}"
-
-
 def render_text(result: AuditResult, *, width: int = 100) -> str:
     d = result.to_dict()
     lines = [
         f"kgaudit — domain {', '.join(d['domains'])}, as of {d['as_of']}",
         f"claims: {len(d['claims'])}  supported {d['counts']['supported']}  "
         f"contradicted {d['counts']['contradicted']}  unverifiable {d['counts']['unverifiable']}",
-        f"factual error rate: {_pct(d['fer'])}   coverage: {_pct(d['coverage'])}   "
-        f"citation confidence: {_pct(d['citation_confidence'])}   trust score: {_pct(d['joint_score'])}",
+        f"factual error rate: {pct(d['fer'])}   coverage: {pct(d['coverage'])}   "
+        f"citation confidence: {pct(d['citation_confidence'])}   trust score: {pct(d['joint_score'])}",
     ]
     if d["citations"]:
         n = d["citation_counts"]
@@ -35,7 +32,7 @@ def render_text(result: AuditResult, *, width: int = 100) -> str:
         )
     if "risk" in d:
         flag = "  FLAGGED" if d.get("flagged") else ""
-        lines.append(f"hallucination risk: {_pct(d['risk'])}{flag}")
+        lines.append(f"hallucination risk: {pct(d['risk'])}{flag}")
     lines.append("")
     for i, c in enumerate(d["claims"], 1):
         lines.append(

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -167,23 +166,6 @@ class Settings(BaseSettings):
     @property
     def db_url(self) -> str:
         return self.database_url or f"sqlite:///{self.home / 'trail.db'}"
-
-    def public_dict(self) -> dict[str, Any]:
-        """Settings safe to print: secrets masked."""
-        out = self.model_dump(mode="json")
-        for secret in ("checkpoint_key", "operator_key"):
-            if getattr(self, secret) is not None:
-                out[secret] = "********"
-        if self.database_url and "@" in self.database_url:
-            out["database_url"] = _mask_password(self.database_url)
-        return out
-
-
-def _mask_password(url: str) -> str:
-    head, _, tail = url.rpartition("@")
-    scheme, _, cred = head.partition("://")
-    user = cred.split(":", 1)[0]
-    return f"{scheme}://{user}:***@{tail}" if ":" in cred else url
 
 
 @lru_cache(maxsize=1)

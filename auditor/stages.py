@@ -23,14 +23,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
-from auditor import AUDITOR_VERSION
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
-from auditor.extract.fuzzy_evidence import annotate_claims
+from auditor.extract.fuzzy.evidence import annotate_claims
 from auditor.score import score as score_claims
 from auditor.types import AuditResult, CitationCheck, Claim, Mention
 from auditor.verify import Context, verify_claims
 from auditor.verify.literal import brand_claims
+from auditor.version import AUDITOR_VERSION
 from knowledge_graphs.model import DOMAINS
 
 if TYPE_CHECKING:
@@ -72,6 +72,19 @@ class Verified:
     citations: list[CitationCheck]
 
 
+def parse_as_of(as_of: str | date | None) -> date:
+    if as_of is None or as_of == "":
+        return date.today()
+    if isinstance(as_of, date):
+        return as_of
+    if not isinstance(as_of, str):
+        raise UsageError(f"as_of must be a date or an ISO date string, not {type(as_of).__name__}")
+    try:
+        return date.fromisoformat(as_of.strip())
+    except ValueError:
+        raise UsageError(f"invalid as_of {as_of!r}: expected a date as YYYY-MM-DD") from None
+
+
 def extract(
     auditor: Auditor,
     text: str,
@@ -81,8 +94,6 @@ def extract(
     citations: list[str] | None = None,
 ) -> Extracted:
     """Read ``text`` for every domain it is audited in (``auto``: the domains it names)."""
-    from auditor.pipeline import parse_as_of
-
     day = parse_as_of(as_of)
     text = auditor.check_text(text)
     if domain not in DOMAIN_CHOICES:

@@ -9,16 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Verdict = Literal["supported", "contradicted", "unverifiable"]
-VERDICTS: tuple[str, ...] = ("supported", "contradicted", "unverifiable")
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    start: int
-    end: int
+VERDICTS: tuple[str, ...] = get_args(Verdict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from engine.bench import _load_hf, load_engine, run_engine, run_transformers
+from engine.bench_runs import load_engine, load_hf, run_engine, run_transformers
 
 
 def peak_memory(
@@ -75,7 +75,7 @@ def _probe(
         loaded = _memory_mark(dev)
         run_engine(model, B, P, N, kv)
     else:
-        hf, cfg = _load_hf(Path(model_dir), dev)
+        hf, cfg = load_hf(Path(model_dir), dev)
         loaded = _memory_mark(dev)
         run_transformers(hf, cfg, B, P, N)
     print(

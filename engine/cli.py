@@ -217,7 +217,7 @@ def bench_engine_command(
 
     import torch
 
-    from engine.bench import build_bench_checkpoint, format_table, run_bench
+    from engine.bench_engine import build_bench_checkpoint, format_table, run_bench
 
     if threads:
         torch.set_num_threads(threads)

@@ -18,7 +18,7 @@ from torch import Tensor
 
 from engine.errors import EngineInputError
 from engine.greedy_head import greedy_head
-from engine.kv_cache import KV_KINDS, make_cache
+from engine.kv_factory import KV_KINDS, make_cache
 from engine.sampler import Sampler, SamplingParams
 
 if TYPE_CHECKING:

@@ -5,7 +5,8 @@ token decoded at step i of every row lands in the same slot. ``key_valid`` marks
 slots no query may attend to, ``next_pos`` holds each row's next rotary position.
 
 Layout (Dh head width, Hkv key/value heads, S slots): keys and values ``[L, B, Hkv, S, Dh]``.
-The quantized variants live in :mod:`engine.kv_quant`.
+The quantized variants live in :mod:`engine.kv_quant`; :func:`engine.kv_factory.make_cache`
+picks one by kind.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from engine.config import ModelConfig
-
-KV_KINDS = ("fp", "int8", "int4")
 
 
 class KVCache:
@@ -83,24 +82,3 @@ class KVCache:
 
     def tensors(self) -> list[Tensor]:
         return [self.k, self.v]
-
-
-def make_cache(
-    kind: str,
-    cfg: ModelConfig,
-    batch_size: int,
-    max_len: int,
-    *,
-    dtype: torch.dtype,
-    device: torch.device | str,
-) -> KVCache:
-    """A cache of ``kind`` (fp, int8 or int4) for ``batch_size`` rows of up to ``max_len`` tokens."""
-    if kind == "fp":
-        return KVCache(cfg, batch_size, max_len, dtype=dtype, device=device)
-    if kind in ("int8", "int4"):
-        from engine.kv_quant import QuantizedKVCache
-
-        return QuantizedKVCache(
-            cfg, batch_size, max_len, dtype=dtype, device=device, bits=int(kind[3:])
-        )
-    raise ValueError(f"unknown KV-cache kind {kind!r}; choose one of {', '.join(KV_KINDS)}.")

@@ -112,9 +112,6 @@ class Fact:
             return False
         return not (self.valid_to is not None and when >= self.valid_to)
 
-    def qualifier(self, key: str) -> str | None:
-        return self.qualifiers.get(key)
-
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "id": self.id,

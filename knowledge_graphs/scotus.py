@@ -135,10 +135,6 @@ class ScotusIndex:
         last = self._provable.get((reporter_key(reporter), volume))
         return last is not None and page > last
 
-    def before_first(self, reporter: str, volume: int, page: int) -> bool:
-        pages = self._pages.get((reporter_key(reporter), volume))
-        return bool(pages) and page < pages[0]
-
     def us_complete(self, volume: int) -> bool:
         """Every case of this U.S. Reports volume is in the index with its first page."""
         return self.first_us_volume <= volume <= self.complete_us_through

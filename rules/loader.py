@@ -40,12 +40,6 @@ class RuleSet:
                     return r
         return None
 
-    def pack_of(self, rule_id: str) -> RulePack | None:
-        for p in self.packs:
-            if any(r.id == rule_id for r in p.rules):
-                return p
-        return None
-
 
 def shipped_pack_files() -> list[Path]:
     return sorted(PACKS_DIR.glob("*.yaml"))

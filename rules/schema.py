@@ -4,13 +4,14 @@ A rule says which claims it applies to (subject entity types, relation, the kind
 the claim carries), the words that signal such a claim in a sentence (``cues``), how the
 claim is checked (``check``), what hallucination type a failure is reported as, the
 regulation / label section / statute it encodes (``citation``), and examples that must and
-must not fire. See ``rules/README.md`` for the field reference.
+must not fire. The models below are the field reference; ``kgaudit rules validate``
+checks a pack against them.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -33,19 +34,6 @@ CheckType = Literal[
     "citation_validity",
     "brand_generic",
 ]
-HALLUCINATION_TYPES = (
-    "numeric_error",
-    "unit_error",
-    "wrong_entity",
-    "wrong_date",
-    "fabricated_citation",
-    "impossible_citation",
-    "outdated_fact",
-    "negation_flip",
-    "wrong_relation",
-    "invalid_identifier",
-    "unsupported_claim",
-)
 HallucinationType = Literal[
     "numeric_error",
     "unit_error",
@@ -59,6 +47,7 @@ HallucinationType = Literal[
     "invalid_identifier",
     "unsupported_claim",
 ]
+HALLUCINATION_TYPES: tuple[str, ...] = get_args(HallucinationType)
 
 
 class Strict(BaseModel):

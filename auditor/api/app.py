@@ -139,8 +139,8 @@ def create_app(
     install_error_handlers(app)
     for router in (audits.router, trail_routes.router, kg.router, admin.router, health.router):
         app.include_router(router)
-    from auditor.chat import router as chat_router  # OpenAI-compatible, KG-constrained chat
-    from auditor.report.api import router as report_router  # GET /v1/reports
+    from auditor.api.routes.chat import router as chat_router  # OpenAI-compatible chat
+    from auditor.api.routes.reports import router as report_router  # GET /v1/reports
 
     app.include_router(report_router)
     app.include_router(chat_router)

@@ -47,12 +47,7 @@ async def get_services(request: Request) -> AppServices:
     return request.app.state.services
 
 
-async def get_trail(request: Request) -> Trail:
-    return request.app.state.services.trail
-
-
 ServicesDep = Annotated[AppServices, Depends(get_services)]
-TrailDep = Annotated[Trail, Depends(get_trail)]
 
 
 async def current_principal(
@@ -149,6 +144,5 @@ __all__ = [
     "Operator",
     "Reader",
     "ServicesDep",
-    "TrailDep",
     "request_deadline",
 ]

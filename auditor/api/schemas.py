@@ -7,9 +7,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from auditor.types import Verdict
+
 Domain = Literal["finance", "medical", "legal", "auto"]
 KgDomain = Literal["finance", "medical", "legal"]
-VerdictName = Literal["supported", "contradicted", "unverifiable"]
+VerdictName = Verdict
 Role = Literal["viewer", "auditor", "admin"]
 
 EXAMPLE_TEXT = "Adults should not take more than 4,000 mg of acetaminophen a day."

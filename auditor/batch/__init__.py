@@ -10,7 +10,7 @@
 >>> summary.pooled_fer()                                                 # doctest: +SKIP
 
 The CLI is ``kgaudit batch`` (:mod:`auditor.batch.cli`); ``kgaudit bench batch`` measures
-throughput (:mod:`auditor.batch.bench`). See ``docs/batch.md``.
+throughput (:mod:`auditor.batch.bench_batch`). See ``docs/batch.md``.
 """
 
 from auditor.batch.backends import InlineBackend, LocalBackend, RayBackend, make_backend

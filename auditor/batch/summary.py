@@ -18,6 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from auditor.fmt import pct
+
 FER_BINS: tuple[tuple[str, float, float], ...] = (
     ("0%", 0.0, 0.0),
     ("0-10%", 0.0, 0.1),
@@ -173,7 +175,6 @@ class BatchSummary:
         }
 
     def render(self, *, gate: float | None = None) -> str:
-        pct = _pct
         q = self.fer_quantiles()
         busy = self.elapsed_s - self.startup_s
         rate = self.audited / busy if busy > 0 else 0.0
@@ -212,10 +213,6 @@ class BatchSummary:
         else:
             lines.append(f"  {self.elapsed_s:,.1f} s; nothing was left to audit")
         return "\n".join(lines)
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.1%}"
 
 
 __all__ = ["FER_BINS", "BatchSummary", "Row", "quantile", "row_of"]

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from auditor.types import Verdict
+
 Role = Literal["system", "developer", "user", "assistant", "tool"]
 
 
@@ -104,7 +106,7 @@ class ChatRequest(BaseModel):
 
 class AuditedClaim(BaseModel):
     text: str
-    verdict: Literal["supported", "contradicted", "unverifiable"]
+    verdict: Verdict
     subject: str | None = None
     predicate: str | None = None
     object: Any = None

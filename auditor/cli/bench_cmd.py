@@ -8,12 +8,12 @@ import click
 from auditor.cli.main import LazyGroup
 
 _BENCHES = {
-    "audit": "auditor.bench:bench_audit_command",
-    "api": "auditor.api.bench:bench_api_command",
-    "batch": "auditor.batch.bench:bench_batch_command",
+    "audit": "auditor.bench_audit:bench_audit_command",
+    "api": "auditor.api.bench_api:bench_api_command",
+    "batch": "auditor.batch.bench_batch:bench_batch_command",
     "engine": "engine.cli:bench_engine_command",
     "kernels": "kernels.bench:bench_kernels_command",
-    "constraint": "auditor.generation.bench:bench_constraint_command",
+    "constraint": "auditor.generation.bench_constraint:bench_constraint_command",
     "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
 }
 

@@ -9,23 +9,12 @@ flip). The labels say, per claim, what a correct auditor must answer.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any
 
+from auditor.evaluation import gen_finance, gen_legal, gen_medical
+from auditor.evaluation.cases import Case, ExpectedClaim, Maker
 from knowledge_graphs.store import KnowledgeBase
 
-HALLUCINATION_KINDS = (
-    "numeric_error",
-    "unit_error",
-    "wrong_entity",
-    "wrong_date",
-    "fabricated_citation",
-    "impossible_citation",
-    "outdated_fact",
-    "negation_flip",
-)
 FILLERS = [
     "",
     "Sure! ",
@@ -40,39 +29,6 @@ CLOSINGS = [
     " Let me know if you need more detail.",
     " This is general information, not advice.",
 ]
-
-
-@dataclass
-class ExpectedClaim:
-    sentence: str
-    verdict: str  # supported | contradicted | unverifiable
-    kind: str | None  # hallucination kind when injected, else None
-    flagged: bool  # the answer-level label this claim implies (a hallucination)
-
-
-@dataclass
-class Case:
-    id: str
-    domain: str
-    as_of: str
-    text: str
-    claims: list[ExpectedClaim] = field(default_factory=list)
-
-    @property
-    def hallucinated(self) -> bool:
-        return any(c.flagged for c in self.claims)
-
-    @property
-    def kinds(self) -> list[str]:
-        return sorted({c.kind for c in self.claims if c.kind})
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "hallucinated": self.hallucinated, "kinds": self.kinds}
-
-
-# A sentence maker returns (sentence, expected verdict, kind or None, flagged) or None when the
-# drawn fact does not support that variant.
-Maker = Callable[[random.Random, bool, str | None], tuple[str, str, str | None, bool] | None]
 
 
 def compose(
@@ -118,8 +74,6 @@ def generate_benchmark(
     domains: tuple[str, ...] = ("finance", "medical", "legal"),
 ) -> list[Case]:
     """The benchmark: ``per_domain`` answers per domain, reproducible from ``seed``."""
-    from auditor.evaluation import gen_finance, gen_legal, gen_medical
-
     factories = {
         "medical": gen_medical.makers,
         "finance": gen_finance.makers,
@@ -131,19 +85,3 @@ def generate_benchmark(
         makers, as_of = factories[d](kb, rng)
         cases += [compose(rng, d, i, as_of, makers) for i in range(per_domain)]
     return cases
-
-
-def kinds(*names: str) -> Callable[[Maker], Maker]:
-    """Declare which hallucination kinds a maker can inject."""
-
-    def deco(fn: Maker) -> Maker:
-        fn.kinds = names  # type: ignore[attr-defined]
-        return fn
-
-    return deco
-
-
-def fmt_num(v: float) -> str:
-    if float(v).is_integer():
-        return f"{int(v):,}"
-    return f"{v:g}"

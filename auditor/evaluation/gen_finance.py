@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from auditor.evaluation.benchmark import Maker, fmt_num, kinds
+from auditor.evaluation.cases import Maker, fmt_num, kinds
 from knowledge_graphs.model import Fact
 from knowledge_graphs.store import KnowledgeBase
 

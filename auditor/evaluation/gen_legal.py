@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from auditor.evaluation.benchmark import Maker, kinds
+from auditor.evaluation.cases import Maker, kinds
 from knowledge_graphs.store import KnowledgeBase
 
 AS_OF = date(2025, 1, 15)

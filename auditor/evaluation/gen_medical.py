@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from auditor.evaluation.benchmark import Maker, fmt_num, kinds
+from auditor.evaluation.cases import Maker, fmt_num, kinds
 from auditor.extract.cues import canonical_frequency, find_frequencies
 from auditor.extract.frames.dose_words import fact_populations
 from knowledge_graphs.model import Fact

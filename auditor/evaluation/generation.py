@@ -92,7 +92,7 @@ def generation_cli(
     from auditor.generation import evaluate as ev
     from auditor.generation import report, report_views
     from auditor.generation.questions import held_out_questions
-    from auditor.pipeline import parse_as_of
+    from auditor.stages import parse_as_of
     from engine import load_model
 
     torch.set_num_threads(threads)

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from auditor.evaluation.benchmark import Case, ExpectedClaim
+from auditor.errors import DataError
+from auditor.evaluation.cases import Case, ExpectedClaim
 from auditor.evaluation.metrics import flagged, sentence_verdict
 from auditor.types import AuditResult
-from knowledge_graphs.errors import DataError
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from auditor.evaluation.benchmark import Case, ExpectedClaim
+from auditor.evaluation.cases import Case, ExpectedClaim
 from auditor.types import AuditResult
 
 CITATION_FLAG = 0.5

@@ -1,5 +1,5 @@
 """The parts every claim builder shares: a claim with its clause's qualifiers, negation,
-tense and framing; the subject a value belongs to; the date a claim is about; change amounts."""
+tense and framing; the subject a value belongs to; the date a claim is about."""
 
 from __future__ import annotations
 
@@ -136,19 +136,7 @@ DENIED_VALUE = re.compile(
     re.I,
 )
 
-_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
-_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
-_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
 _ATTACHES = re.compile(r"^\s*(?:(?:at|for|in|of|with|from|under)\s+(?:a|an|the)?\s*)?$", re.I)
-
-
-def is_change(info: SentenceInfo, q: Quantity) -> bool:
-    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
-    base = info.sentence.start
-    before = info.text[max(0, q.start - base - 20) : q.start - base]
-    if _CHANGE_UNIT.search(q.text):
-        return True
-    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)
 
 
 def subject_for(

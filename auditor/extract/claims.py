@@ -667,7 +667,7 @@ def _in_apposition(
 
 
 def _identifier_owner(kb: KnowledgeBase, relation: str, ident: str) -> str | None:
-    from auditor.verify.literal import norm_identifier
+    from auditor.extract.identifiers import norm_identifier
 
     want = norm_identifier(ident)
     for f in kb.facts_with(relation):

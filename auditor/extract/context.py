@@ -10,8 +10,13 @@ from auditor.extract.cues import Frequency
 from auditor.extract.identifiers import Identifier
 from auditor.extract.layout import Layout
 from auditor.extract.segment import Sentence
+from auditor.memo import IdentityCache
 from auditor.types import CitationRef, DateRef, Mention, Quantity
 from rules.schema import Rule
+
+_CHANGE = re.compile(r"\bby\s*$|\b(?:increase|decrease|rise|cut|hike|reduction)\s+of\s*$", re.I)
+_CHANGE_UNIT = re.compile(r"basis point|bps?\b|percentage point", re.I)
+_LEVEL_OF = re.compile(r"\b(?:ratio|rate|range|level|threshold)\s+of\s*$", re.I)
 
 
 @dataclass
@@ -36,8 +41,6 @@ class SentenceInfo:
     @cached_property
     def change_quantities(self) -> frozenset[int]:
         """Start offsets of quantities that give the size of a change ("raised by 25 bp")."""
-        from auditor.extract.claim_base import is_change
-
         return frozenset(q.start for q in self.quantities if is_change(self, q))
 
     @property
@@ -104,17 +107,12 @@ def _word_pattern(cue: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){cue}(?![\w])", re.I)
 
 
-_COMPILED: dict[int, tuple[Rule, CompiledRule]] = {}
+_COMPILED: IdentityCache[CompiledRule] = IdentityCache()
 
 
 def compile_rule(rule: Rule) -> CompiledRule:
     """The compiled rule (memoised per rule object)."""
-    hit = _COMPILED.get(id(rule))
-    if hit is not None and hit[0] is rule:
-        return hit[1]
-    compiled = _compile(rule)
-    _COMPILED[id(rule)] = (rule, compiled)
-    return compiled
+    return _COMPILED.get((rule,), lambda: _compile(rule))
 
 
 def _compile(rule: Rule) -> CompiledRule:
@@ -138,3 +136,12 @@ def _compile(rule: Rule) -> CompiledRule:
         if rule.cues
         else None,
     )
+
+
+def is_change(info: SentenceInfo, q: Quantity) -> bool:
+    """ "raised rates by 25 bp", "an increase of 50 mg": the amount of a change, not a level."""
+    base = info.sentence.start
+    before = info.text[max(0, q.start - base - 20) : q.start - base]
+    if _CHANGE_UNIT.search(q.text):
+        return True
+    return bool(_CHANGE.search(before)) and not _LEVEL_OF.search(before)

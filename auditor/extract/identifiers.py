@@ -94,3 +94,13 @@ def find_identifiers(text: str, offset: int = 0) -> list[Identifier]:
             out.append(Identifier(offset + m.start(), offset + m.end(), token, scheme, ok, detail))
     out.sort(key=lambda i: i.start)
     return out
+
+
+def norm_identifier(s: str) -> str:
+    """An official identifier reduced for comparison ("No. 12/34" -> "12/34").
+
+    >>> norm_identifier("Reg. No. 575/2013")
+    'reg575/2013'
+    """
+    s = s.lower().replace("no.", "").replace("no ", " ")
+    return re.sub(r"[^a-z0-9/]+", "", s)

@@ -76,10 +76,6 @@ class Layout:
             return ""
         return _clean(self.columns[i])
 
-    def context_text(self) -> str:
-        """Headings, list header and label: the text that qualifies this line's values."""
-        return " ".join(p for p in (*self.headings, self.list_header, self.label) if p)
-
 
 def _clean(s: str) -> str:
     return " ".join(_MARKUP.sub(" ", s).split())

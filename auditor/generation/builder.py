@@ -18,7 +18,6 @@ torch is only imported when a constraint is compiled.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -32,13 +31,13 @@ from auditor.generation.surface import (
 from auditor.generation.surface import fact_value_forms as value_forms
 from auditor.generation.vocabulary import free_words, global_forms, rule_relations
 from auditor.generation.vocabulary import trained_relations as _trained
+from auditor.memo import IdentityCache
 
 if TYPE_CHECKING:
     from auditor.pipeline import Auditor
 
 VALUE_SCOPES = ("neighbourhood", "seeds")
-_LEXICONS: dict[tuple[int, int, int, int], tuple[Any, Any, Any]] = {}
-_LOCK = threading.Lock()
+_LEXICONS: IdentityCache[Any] = IdentityCache()  # per (kb, tokenizer), logit width, words
 
 
 @dataclass
@@ -93,11 +92,13 @@ class ConstraintBuilder:
     def lexicon(self) -> Any:
         """The engine lexicon (every domain's global forms, the free words), built once per
         knowledge base, tokenizer and logit width, and shared by every builder."""
-        key = (id(self.auditor.kb), id(self.tokenizer), self.vocab_size, self.common_words)
-        with _LOCK:
-            hit = _LEXICONS.get(key)
-            if hit is not None and hit[0] is self.auditor.kb and hit[1] is self.tokenizer:
-                return hit[2]
+        return _LEXICONS.get(
+            (self.auditor.kb, self.tokenizer),
+            self._build_lexicon,
+            extra=(self.vocab_size, self.common_words),
+        )
+
+    def _build_lexicon(self) -> Any:
         from engine.constraint import SpanLexicon, TokenVocab
 
         kb = self.auditor.kb
@@ -105,10 +106,7 @@ class ConstraintBuilder:
         for d in kb.domains:
             forms |= global_forms(kb, d, self.relations(d) | _trained())
         vocab = TokenVocab.from_tokenizer(self.tokenizer, self.vocab_size)
-        lex = SpanLexicon(self.tokenizer, vocab, forms, free_words(kb, self.common_words))
-        with _LOCK:
-            _LEXICONS[key] = (kb, self.tokenizer, lex)
-        return lex
+        return SpanLexicon(self.tokenizer, vocab, forms, free_words(kb, self.common_words))
 
     def link(self, text: str, domain: str = "auto") -> tuple[list[str], list[str]]:
         """(domains, seed entity ids) of ``text``; ``domain`` is one domain or ``auto``."""
@@ -126,8 +124,8 @@ class ConstraintBuilder:
         self, seeds: list[str], domains: list[str]
     ) -> tuple[dict[str, int], set[str], set[str]]:
         """(entity id -> hops, entity names, value forms) of the seeds' neighbourhood."""
-        from engine.train.templates import Names
         from knowledge_graphs.projection import neighbourhood
+        from knowledge_graphs.verbalise import Names
 
         kb = self.auditor.kb
         relations: set[str] = set()

@@ -63,7 +63,6 @@ CONFIGS: dict[str, EvalConfig] = {
         EvalConfig("slot-mask", slot=True),  # the answer slot without span intent
     ]
 }
-DEFAULT_CONFIGS = tuple(CONFIGS)
 
 
 @dataclass

@@ -1,8 +1,8 @@
 """Which predicate a question asks about, among those its subject has facts for.
 
 Each relation has a *cue text*: its ontology label and comment (``knowledge_graphs/ontology``)
-and the wording the default model was trained with (``engine/train/templates.py``: its
-statements and its question about a placeholder fact; ``engine/train/paraphrases.py``: the
+and the wording the default model was trained with (``knowledge_graphs/verbalise/templates.py``: its
+statements and its question about a placeholder fact; ``knowledge_graphs/verbalise/paraphrases.py``: the
 other wordings of that question). A question's content words (the
 subject's names removed) are stemmed crudely and matched against the cue texts, each word
 weighted by its inverse document frequency over the relations. The relations of the subject
@@ -83,10 +83,9 @@ def default_cues() -> PredicateCues:
     """Cues from the ontology's relation labels and comments and the verbaliser's templates."""
     from dataclasses import replace
 
-    from engine.train.paraphrases import PARAPHRASES
-    from engine.train.templates import TEMPLATES, Names
     from knowledge_graphs.model import Fact, Source
     from knowledge_graphs.rdf import KGA, RDF, RDFS, ontology
+    from knowledge_graphs.verbalise import PARAPHRASES, TEMPLATES, Names
 
     g = ontology()
     texts: dict[str, str] = {}

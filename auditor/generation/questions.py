@@ -1,7 +1,7 @@
 """Held-out questions for the generation evaluation, generated from the graphs.
 
 Each question asks for one fact of a relation the rule packs check, worded differently from
-the training verbaliser (``engine/train/templates.py`` asks "What is the maximum daily dose
+the training verbaliser (``knowledge_graphs/verbalise/templates.py`` asks "What is the maximum daily dose
 of X for adults?"; here "How much X can adults take in one day at most?"), in the prompt
 format the default model was trained on (``Q: ... A:``). Facts are drawn per relation with a
 fixed seed, only among facts valid at the evaluation date, in fixed shares per domain.
@@ -140,7 +140,7 @@ def held_out_questions(
     domains: Sequence[str] = ("medical", "finance", "legal"),
 ) -> list[Question]:
     """``per_domain`` questions per domain (fewer when the graph has fewer facts)."""
-    from engine.train.templates import Names
+    from knowledge_graphs.verbalise import Names
 
     names = Names(kb.entities)
     day = as_of or date.today()

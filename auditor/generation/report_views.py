@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from auditor.fmt import pct
 from auditor.generation.grading import OUTCOMES
 
 
 def _pct(x: float | None) -> str:
-    return "–" if x is None else f"{100 * x:.1f}%"
+    return pct(x, none="–")
 
 
 def _rel(r: dict[str, Any], base: dict[str, Any] | None, key: str, fmt: str) -> str:

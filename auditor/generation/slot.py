@@ -95,7 +95,7 @@ class SlotBuilder(ConstraintBuilder):
     def slot(self, question: str, domain: str = "auto", as_of: date | None = None) -> AnswerSlot:
         """The answer slot of ``question`` (see the module docstring), with the facts valid on
         ``as_of`` (default: the builder's date, else today)."""
-        from engine.train.templates import Names
+        from knowledge_graphs.verbalise import Names
 
         kb, day = self.auditor.kb, as_of or self.as_of or date.today()
         domains, seeds = self.link(question, domain)

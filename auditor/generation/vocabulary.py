@@ -38,14 +38,14 @@ def rule_relations(rules: Iterable[object]) -> set[str]:
 
 def trained_relations() -> set[str]:
     """Predicates the default model's verbaliser has templates for."""
-    from engine.train.templates import TEMPLATES
+    from knowledge_graphs.verbalise import TEMPLATES
 
     return set(TEMPLATES)
 
 
 def global_forms(kb: KnowledgeBase, domain: str, relations: set[str]) -> set[str]:
     """Every surface form (with variants) the graph of ``domain`` could contribute."""
-    from engine.train.templates import Names
+    from knowledge_graphs.verbalise import Names
 
     display = Names(kb.entities)
     entities: set[str] = set()
@@ -69,8 +69,7 @@ def global_forms(kb: KnowledgeBase, domain: str, relations: set[str]) -> set[str
 @lru_cache(maxsize=4)
 def frame_words(kb: KnowledgeBase) -> frozenset[str]:
     """Words of the default model's answer frames (graph-derived strings cut out)."""
-    from engine.train.corpus import verbalise
-    from engine.train.templates import Names, day, num
+    from knowledge_graphs.verbalise import Names, day, num, verbalise
 
     names = Names(kb.entities)
     facts = {f.id: f for f in kb.facts}

@@ -5,7 +5,7 @@
 >>> open("q1.pdf", "wb").write(render(report, "pdf"))                     # doctest: +SKIP
 
 ``kgaudit report`` (:mod:`auditor.report.cli`) and ``GET /v1/reports``
-(:mod:`auditor.report.api`) are thin layers over these two functions. See ``docs/report.md``.
+(:mod:`auditor.api.routes.reports`) are thin layers over these two functions. See ``docs/report.md``.
 """
 
 from __future__ import annotations

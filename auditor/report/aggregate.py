@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor.batch.summary import FER_BINS, quantile
+from auditor.types import VERDICTS
 
 TRUST_BINS = 10
 MAX_CLAIMS_SHOWN = 8
@@ -171,7 +172,7 @@ class Aggregate:
         return {
             "audits": self.audits,
             "claims": claims,
-            "counts": {k: self.counts[k] for k in ("supported", "contradicted", "unverifiable")},
+            "counts": {k: self.counts[k] for k in VERDICTS},
             "audits_with_contradictions": self.with_contradictions,
             "fer": {
                 "pooled": _ratio(self.counts["contradicted"], checked),

@@ -1,4 +1,5 @@
-"""How figures are printed in every rendered format (HTML, PDF), so tests can find them.
+"""Figures and tables shared by every rendered format of the report (HTML, PDF); the
+number formats themselves are :mod:`auditor.fmt`.
 
 >>> pct(0.18181), pct(None), num(12345), score(0.5)
 ('18.2%', 'n/a', '12,345', '50.0%')
@@ -6,13 +7,7 @@
 
 from __future__ import annotations
 
-
-def pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x:.1%}"
-
-
-def num(n: int | None) -> str:
-    return "n/a" if n is None else f"{n:,}"
+from auditor.fmt import num, pct
 
 
 def score(x: float | None) -> str:

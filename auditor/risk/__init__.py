@@ -29,7 +29,7 @@ from auditor.risk.model import MODEL_PATH, OperatingPoint, RiskModel, load_model
 from auditor.types import AuditResult
 
 if TYPE_CHECKING:
-    from auditor.evaluation.benchmark import Case
+    from auditor.evaluation.cases import Case
 
 
 def annotate_risk(result: AuditResult, model: RiskModel | None = None) -> AuditResult:

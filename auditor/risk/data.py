@@ -7,7 +7,7 @@ misspells names. Three views of the benchmark, each from its own seed, are there
 
 * ``clean`` — the benchmark as generated, audited as is;
 * ``misspelled`` — every linkable mention misspelled or abbreviated with probability 0.5
-  (:mod:`auditor.extract.fuzzy_eval`), so claims rest on fuzzy links or are lost;
+  (:mod:`auditor.evaluation.fuzzy_linking`), so claims rest on fuzzy links or are lost;
 * ``sparse_graph`` — audited against the graph with every fact about a random 30 % of the
   entities removed (identity facts — identifiers, a case's citation and court, a statute's
   subject — kept), so true and false claims alike become unverifiable.
@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from auditor.evaluation.benchmark import Case, generate_benchmark
+from auditor.evaluation.benchmark import generate_benchmark
+from auditor.evaluation.cases import Case
 from auditor.types import AuditResult
 from knowledge_graphs.store import KnowledgeBase
 
@@ -92,7 +93,7 @@ def sparse_auditor(auditor: Any, rng: random.Random) -> Any:
 
 def _misspelled(case: Case, auditor: Any, rng: random.Random) -> Case:
     """``case`` with its linkable mentions misspelled or abbreviated at random."""
-    from auditor.extract.fuzzy_eval import abbreviate, misspell
+    from auditor.evaluation.fuzzy_linking import abbreviate, misspell
 
     text = case.text
     for m in reversed(auditor.linker().link(text, domains=[case.domain])):

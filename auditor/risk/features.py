@@ -11,7 +11,7 @@ on one, the weakest similarity, and how many of those were contradicted); the do
 
 from __future__ import annotations
 
-from auditor.types import AuditResult
+from auditor.types import VERDICTS, AuditResult
 from rules.schema import HALLUCINATION_TYPES
 
 DOMAINS = ("finance", "medical", "legal")
@@ -30,9 +30,7 @@ CITATION_OUTCOMES = (  # outcome:reason of a citation check (auditor/verify/cita
 )
 FEATURES: tuple[str, ...] = (
     "claims",
-    "supported",
-    "contradicted",
-    "unverifiable",
+    *VERDICTS,
     "coverage",
     "fer",
     "fer_undefined",
@@ -56,7 +54,7 @@ def features(result: AuditResult) -> list[float]:
     f: dict[str, float] = dict.fromkeys(FEATURES, 0.0)
     claims = result.claims
     f["claims"] = len(claims)
-    for v in ("supported", "contradicted", "unverifiable"):
+    for v in VERDICTS:
         f[v] = result.counts.get(v, 0)
     f["coverage"] = result.coverage if result.coverage is not None else 0.0
     f["fer"] = result.fer if result.fer is not None else 0.0

@@ -42,7 +42,7 @@ def fit_and_save(
     returns the report :func:`describe` prints."""
     report: dict[str, Any] = {}
     if fuzzy:
-        from auditor.extract.fuzzy_eval import calibrate_and_save
+        from auditor.evaluation.fuzzy_linking import calibrate_and_save
 
         if progress:
             progress("fuzzy-linking calibration")

@@ -9,15 +9,11 @@ import re
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
 from auditor.extract.cues import find_frequencies
+from auditor.extract.identifiers import norm_identifier
 from auditor.types import Claim
 from auditor.verify.common import Context, contradict, label_of, support, unverifiable
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
-
-
-def norm_identifier(s: str) -> str:
-    s = s.lower().replace("no.", "").replace("no ", " ")
-    return re.sub(r"[^a-z0-9/]+", "", s)
 
 
 def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:

@@ -199,9 +199,6 @@ class SlotAutomaton(SlotMasks):
                 return True
         return False
 
-    def said_idk(self, sid: int) -> bool:
-        return any(th[2] & SAID_IDK for th in self._sets[sid])
-
     def _intern(self, threads: frozenset[Thread]) -> int:
         sid = self._ids.get(threads)
         if sid is None:

@@ -1,16 +1,9 @@
 """The default model's training corpus: knowledge-graph facts verbalised in several phrasings,
 plus question -> answer pairs.
 
-Every verbalisation is split into a ``prompt`` and a ``completion`` around the fact's value
-(the ``key``), so the same records train the model and test whether it reproduces the fact:
-greedy-decode from the prompt and look for the key in the output.
-
->>> from knowledge_graphs.model import Entity, Fact, Source
->>> ibu = Entity("drug:ibuprofen", "medical", "Drug", "Ibuprofen")
->>> f = Fact("f1", "medical", "drug:ibuprofen", "maxDose", Source("label"), value=1200.0,
-...          unit="mg", qualifiers={"per": "day", "status": "otc", "population": "adult"})
->>> [v.text for v in verbalise([f], {"drug:ibuprofen": ibu}) if v.kind == "qa"][0]
-'Q: What is the maximum daily dose of ibuprofen for adults? A: The maximum daily dose of ibuprofen (OTC) is 1200 mg per day.'
+The verbalisations (prompt + completion around the fact's value, the ``key``) come from
+:mod:`knowledge_graphs.verbalise`, which the KG-constrained generation shares; this module
+splits them into the training and held-out sets.
 """
 
 from __future__ import annotations
@@ -21,23 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engine.train.paraphrases import paraphrased_questions
-from engine.train.templates import TEMPLATES, Names
 from knowledge_graphs.model import Entity, Fact
-
-
-@dataclass(frozen=True)
-class Verbalisation:
-    fact_id: str
-    predicate: str
-    kind: str  # "statement", "qa" or "paraphrase" (the answer after another question wording)
-    prompt: str  # the text before the fact's value
-    completion: str  # the value and the rest of the sentence
-    key: str  # the value the completion must contain
-
-    @property
-    def text(self) -> str:
-        return self.prompt + self.completion
+from knowledge_graphs.verbalise import Names, Verbalisation, paraphrased_questions, verbalise
 
 
 @dataclass
@@ -48,20 +26,6 @@ class Corpus:
     @property
     def facts(self) -> int:
         return len({v.fact_id for v in self.train})
-
-
-def verbalise(facts: Iterable[Fact], entities: Mapping[str, Entity]) -> list[Verbalisation]:
-    """All verbalisations of the facts whose predicate has templates, in a stable order."""
-    names = Names(entities)
-    out: list[Verbalisation] = []
-    for f in sorted(facts, key=lambda f: f.id):
-        template = TEMPLATES.get(f.predicate)
-        if template is None:
-            continue
-        for prompt, completion, key in template(f, names):
-            kind = "qa" if prompt.startswith("Q: ") else "statement"
-            out.append(Verbalisation(f.id, f.predicate, kind, prompt, completion, key))
-    return out
 
 
 def build_corpus(
@@ -79,7 +43,7 @@ def build_corpus(
     fact without a question keeps its statements). With probability ``held_out_share`` that
     statement is held out instead: held-out perplexity then measures an unseen wording of a fact
     the model learnt from its question-answer pair. ``paraphrases_per_fact`` other wordings of
-    each question (``engine.train.paraphrases``) precede the same answer in training.
+    each question (``knowledge_graphs.verbalise.paraphrases``) precede the same answer in training.
     """
     facts = list(facts)
     by_fact: dict[str, list[Verbalisation]] = defaultdict(list)

@@ -17,10 +17,11 @@ import torch.nn.functional as F
 from torch import Tensor
 
 from engine.generation import generate
-from engine.kv_cache import KV_KINDS, make_cache
+from engine.kv_factory import KV_KINDS, make_cache
 from engine.model import Transformer
 from engine.tokenizer import Tokenizer, left_pad
-from engine.train.corpus import Corpus, Verbalisation
+from engine.train.corpus import Corpus
+from knowledge_graphs.verbalise import Verbalisation
 
 
 def _batches(items: Sequence[Any], size: int) -> list[Sequence[Any]]:

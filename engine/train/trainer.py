@@ -1,6 +1,6 @@
 """Training of the default model: a small Mixtral-style MoE on the verbalised knowledge graphs.
 
-Pipeline (``kgaudit engine train``): load the graphs -> verbalise (engine.train.corpus) ->
+Pipeline (``kgaudit engine train``): load the graphs -> verbalise (knowledge_graphs.verbalise, split by engine.train.corpus) ->
 train a byte-level BPE -> train the MoE with next-token cross-entropy plus the Switch
 load-balancing loss, fixed seed, fixed step count -> save a Hugging Face Mixtral checkpoint
 (bf16 weights, ``tokenizer.json``) -> evaluate (engine.train.evaluate) into
@@ -40,7 +40,9 @@ class TrainConfig:
     warmup: int = 50
     weight_decay: float = 0.01
     aux_loss_coef: float = 0.01  # Switch-Transformer router load-balancing loss weight
-    paraphrases: int = 3  # other wordings of each fact's question (engine.train.paraphrases)
+    paraphrases: int = (
+        3  # other wordings of each fact's question (knowledge_graphs.verbalise.paraphrases)
+    )
     seed: int = 0
     max_minutes: float = 11.0  # stop early (and say so) if the machine is slower than planned
     threads: int = 1  # intra-op threads: 1 is reproducible and robust on a shared CPU

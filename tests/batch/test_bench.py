@@ -6,7 +6,7 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from auditor.batch.bench import bench_batch_command
+from auditor.batch.bench_batch import bench_batch_command
 from auditor.batch.generate import transcripts
 
 

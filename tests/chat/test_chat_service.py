@@ -101,7 +101,7 @@ def test_engine_that_cannot_load_gives_503(tmp_path, auditor_obj) -> None:
 def test_warming_up_gives_503_with_retry_after(monkeypatch, tmp_path) -> None:
     from fastapi.testclient import TestClient
 
-    import auditor.chat.endpoints as chat_router
+    import auditor.api.routes.chat as chat_router
     from auditor.api import create_app
     from auditor.api.keys import KeyStore
     from auditor.settings import Settings

@@ -15,7 +15,7 @@ from auditor.generation.report_views import answer_table, domain_table, table
 
 
 def test_questions_are_held_out_deterministic_and_sized(kb) -> None:
-    from engine.train.corpus import verbalise
+    from knowledge_graphs.verbalise import verbalise
 
     qs = held_out_questions(kb, per_domain=80, seed=0, as_of=date(2025, 6, 30))
     assert len(qs) >= 200 and len({q.id for q in qs}) == len(qs)

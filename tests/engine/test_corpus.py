@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from engine.train.corpus import build_corpus, verbalise
-from engine.train.templates import num
+from engine.train.corpus import build_corpus
 from knowledge_graphs.model import Entity, Fact, Source
+from knowledge_graphs.verbalise import num, verbalise
 
 SRC = Source("test document")
 ENTITIES = {

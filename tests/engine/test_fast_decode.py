@@ -8,7 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from engine import generate  # noqa: E402
-from engine.kv_cache import make_cache  # noqa: E402
+from engine.kv_factory import make_cache  # noqa: E402
 from engine.model import fp16_weights_supported, quantize_weights_  # noqa: E402
 
 ARCHS = ("mixtral", "qwen2_moe", "olmoe")

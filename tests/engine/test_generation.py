@@ -8,7 +8,7 @@ torch = pytest.importorskip("torch")
 
 from engine import generate, stream  # noqa: E402
 from engine.errors import EngineInputError  # noqa: E402
-from engine.kv_cache import make_cache  # noqa: E402
+from engine.kv_factory import make_cache  # noqa: E402
 
 
 @pytest.fixture(scope="module")

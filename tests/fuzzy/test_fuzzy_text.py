@@ -7,8 +7,8 @@ import random
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from auditor.extract.fuzzy_distance import osa_distance, osa_similarity
-from auditor.extract.fuzzy_text import (
+from auditor.extract.fuzzy.distance import osa_distance, osa_similarity
+from auditor.extract.fuzzy.text import (
     canonical,
     char_wb_ngrams,
     digits,

@@ -72,7 +72,7 @@ def test_cli_errors_exit_2(
 def client(report_db: str) -> Any:
     from auditor.api.app import create_app
     from auditor.api.keys import KeyStore
-    from auditor.report.api import router
+    from auditor.api.routes.reports import router
     from auditor.settings import Settings
     from auditor.trail import Trail
 

@@ -25,17 +25,13 @@ from typing import Any
 import click
 import httpx
 
+from auditor.bench_audit import percentile
 from auditor.errors import UsageError
-
-
-def _pct(xs: list[float], q: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))] if xs else float("nan")
 
 
 def _corpus(words: int, count: int) -> list[tuple[str, str]]:
     from auditor import get_auditor
-    from auditor.bench import _texts
+    from auditor.bench_audit import _texts
 
     return _texts(get_auditor(), words, count, 11)
 
@@ -192,8 +188,8 @@ def _drive(
         "requests": len(latencies),
         "errors": len(errors),
         "throughput": len(latencies) / wall,
-        "p50_ms": _pct(latencies, 0.5) * 1000,
-        "p99_ms": _pct(latencies, 0.99) * 1000,
+        "p50_ms": percentile(latencies, 0.5) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
         "mean_ms": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
         "server_audit_ms": _mean_ms(before, after, "kgaudit_audit_duration_seconds"),
         "server_append_ms": _mean_ms(before, after, "kgaudit_trail_append_duration_seconds"),
@@ -286,7 +282,7 @@ def bench_api_command(
             "words": words,
             "durable": durable,
         },
-        "audit_in_process": {"p50_ms": base_p50, "p99_ms": _pct(base, 0.99) * 1000},
+        "audit_in_process": {"p50_ms": base_p50, "p99_ms": percentile(base, 0.99) * 1000},
         "rows": rows,
     }
     if fmt == "json":

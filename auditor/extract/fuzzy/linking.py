@@ -1,8 +1,8 @@
 """Fuzzy entity linking: the fallback for mentions the exact linker misses.
 
 "acetominophen", "Miranda v. Arizna", "Brown v. Bd. of Ed." are linked by character n-gram
-TF-IDF similarity (:mod:`auditor.extract.fuzzy_index`) between a window of the text and every
-label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy_text`).
+TF-IDF similarity (:mod:`auditor.extract.fuzzy.index`) between a window of the text and every
+label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy.text`).
 
 * **Candidates.** Only words the exact linker left alone are looked at, and only around an
   *anchor*: a word of ≥ 4 letters that is not a word of any known name nor a function word,
@@ -17,7 +17,7 @@ label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy_tex
   the best name of any *other* entity by ``margin``, and keeps every digit of the name
   ("Basel III" never becomes "Basel II"; "Directive 2015/849" never ".../848"). Thresholds
   are calibrated on generated misspellings, abbreviations and case variants
-  (:mod:`auditor.extract.fuzzy_eval`) and stored in ``fuzzy_calibration.json``.
+  (:mod:`auditor.evaluation.fuzzy_linking`) and stored in ``calibration.json``.
 * **Longer names.** A window may grow towards a longer name it resembles, over exact
   mentions ("the ECB deposyt rate" holds the exact "the ECB"); such a fuzzy mention replaces
   the exact ones inside it (:func:`merge`), never the reverse.
@@ -26,7 +26,7 @@ label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy_tex
   can be a rule's subject. So "interacts with warfrin" can only become a drug.
 * **Record.** The mention carries ``fuzzy_score``; claims built on it carry it as
   ``fuzzy_link_score`` and get a ``fuzzy_link`` evidence item
-  (:func:`auditor.extract.fuzzy_evidence.annotate_claims`).
+  (:func:`auditor.extract.fuzzy.evidence.annotate_claims`).
 """
 
 from __future__ import annotations
@@ -39,9 +39,10 @@ from pathlib import Path
 import orjson
 
 from auditor.extract.context import CompiledRule, compile_rule
-from auditor.extract.fuzzy_distance import osa_similarity
-from auditor.extract.fuzzy_index import FuzzyIndex
-from auditor.extract.fuzzy_text import (
+from auditor.extract.fuzzy.allowed_types import AllowedTypes, rule_words
+from auditor.extract.fuzzy.distance import osa_similarity
+from auditor.extract.fuzzy.index import FuzzyIndex
+from auditor.extract.fuzzy.text import (
     Token,
     Window,
     anchor_regions,
@@ -51,13 +52,13 @@ from auditor.extract.fuzzy_text import (
     tokenize,
     windows,
 )
-from auditor.extract.fuzzy_types import AllowedTypes, rule_words
 from auditor.extract.linker import Linker
+from auditor.memo import IdentityCache
 from auditor.types import Mention
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
-CALIBRATION_PATH = Path(__file__).with_name("fuzzy_calibration.json")
+CALIBRATION_PATH = Path(__file__).with_name("calibration.json")
 COSINE_MIN = 0.3  # TF-IDF cosine a window needs before its neighbours are re-scored
 RERANK = 12  # nearest names (by cosine) re-scored by edit similarity
 COSINE_SPREAD = 0.35  # ... those within this much of the nearest one
@@ -106,7 +107,7 @@ class FuzzyLinker:
         self.params = params or FuzzyParams.load()
         self._index: FuzzyIndex | None = None
         self._known: frozenset[str] | None = None
-        self._rule_words: dict[tuple[int, ...], frozenset[str]] = {}
+        self._rule_words: IdentityCache[frozenset[str]] = IdentityCache()
         self._lock = threading.Lock()
 
     def index(self) -> FuzzyIndex:
@@ -197,11 +198,7 @@ class FuzzyLinker:
         return [Scored(w, ranked[w.text]) for w in wins if w.text in ranked]
 
     def _known_with(self, rules: Sequence[CompiledRule]) -> frozenset[str]:
-        key = tuple(id(r) for r in rules)
-        hit = self._rule_words.get(key)
-        if hit is None:
-            hit = self._rule_words[key] = self.known_words() | rule_words(rules)
-        return hit
+        return self._rule_words.get(rules, lambda: self.known_words() | rule_words(rules))
 
     def _search(self, wins: Sequence[Window], domain: str) -> dict[str, list[tuple[int, float]]]:
         unique = sorted({w.text for w in wins if len(w.text) >= 4})

@@ -4,7 +4,7 @@ The index is fitted with scikit-learn's ``TfidfVectorizer(analyzer="char_wb",
 ngram_range=NGRAMS)`` over the canonical form of every name of a linked entity type (short
 all-capital codes such as ``USD`` or ``ALL`` are left to the exact linker). Queries are
 vectorised with the same analyzer reimplemented in
-:func:`auditor.extract.fuzzy_text.char_wb_ngrams` (a test checks they agree), so audits never
+:func:`auditor.extract.fuzzy.text.char_wb_ngrams` (a test checks they agree), so audits never
 import scikit-learn — its import alone costs seconds. An n-gram the index has never seen
 still counts in the query's norm, with the largest idf, so a string made mostly of unknown
 n-grams cannot look similar to a name.
@@ -31,7 +31,7 @@ import numpy as np
 import orjson
 from scipy import sparse
 
-from auditor.extract.fuzzy_text import canonical, char_wb_ngrams, words_of
+from auditor.extract.fuzzy.text import canonical, char_wb_ngrams, words_of
 from auditor.extract.linker import LINKED_TYPES, _case_sensitive, _entities_with_curated_facts
 from knowledge_graphs.store import KnowledgeBase
 

@@ -54,10 +54,10 @@ def _texts(auditor, words: int, count: int, seed: int) -> list[tuple[str, str]]:
     return out
 
 
-def _pct(xs: list[float], q: float) -> float:
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (nearest rank; NaN for no values)."""
     xs = sorted(xs)
-    k = min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))
-    return xs[k]
+    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))] if xs else float("nan")
 
 
 @click.command("audit")
@@ -95,7 +95,7 @@ def bench_audit_command(runs: int, seed: int, fmt: str) -> None:
                 "words": words,
                 "runs": n,
                 "p50_ms": round(1000 * statistics.median(lat), 2),
-                "p99_ms": round(1000 * _pct(lat, 0.99), 2),
+                "p99_ms": round(1000 * percentile(lat, 0.99), 2),
                 "mean_ms": round(1000 * total / n, 2),
                 "words_per_s": round(words * n / total),
                 "ms_per_1000_words": round(1000 * total / n / words * 1000, 2),

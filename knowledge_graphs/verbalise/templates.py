@@ -13,10 +13,11 @@ from datetime import date
 from knowledge_graphs.model import Entity, Fact
 
 
-def num(x: float) -> str:
-    """1200.0 -> '1200', 10000.0 -> '10,000', 4.5 -> '4.5'."""
+def num(x: float, *, group_from: float = 10_000) -> str:
+    """1200.0 -> '1200', 10000.0 -> '10,000', 4.5 -> '4.5'; whole numbers of at least
+    ``group_from`` get thousands separators (``group_from=0``: 1200.0 -> '1,200')."""
     if float(x).is_integer():
-        return f"{int(x):,}" if abs(x) >= 10_000 else str(int(x))
+        return f"{int(x):,}" if abs(x) >= group_from else str(int(x))
     return f"{x:g}"
 
 

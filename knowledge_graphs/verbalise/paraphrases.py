@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import random
 
-from engine.train.templates import Names, cap
 from knowledge_graphs.model import Fact
+from knowledge_graphs.verbalise.templates import Names, cap
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
     "maxDose": (

@@ -25,10 +25,10 @@ from typing import Any
 
 import orjson
 
+from auditor.evaluation.fuzzy_decoys import decoy_name
 from auditor.extract.context import CompiledRule, compile_rule
 from auditor.extract.fuzzy import CALIBRATION_PATH, FuzzyLinker, FuzzyParams, Scored, merge
-from auditor.extract.fuzzy_decoys import decoy_name
-from auditor.extract.fuzzy_index import NGRAMS
+from auditor.extract.fuzzy.index import NGRAMS
 from auditor.extract.linker import Linker
 from auditor.types import Mention
 from knowledge_graphs.store import KnowledgeBase
@@ -287,7 +287,7 @@ def calibrate_and_save(
     auditor: Any, *, seed: int, per_domain: int = 1000, path: Path = CALIBRATION_PATH
 ) -> dict[str, Any]:
     """Calibrate the thresholds on variants from ``seed``, measure them on variants from
-    ``seed + 1``, and write ``fuzzy_calibration.json``; returns what was written."""
+    ``seed + 1``, and write ``auditor/extract/fuzzy/calibration.json``; returns what was written."""
     fuzzy = auditor.fuzzy_linker or FuzzyLinker(auditor.kb, cache_dir=auditor.cache_dir)
     linker, rules = auditor.linker(), auditor.rules
     dev = prepare(

@@ -1,6 +1,6 @@
 """``GET /v1/reports``: the compliance report over the API, with the CLI's parameters.
 
-Mount it in the app factory: ``app.include_router(auditor.report.api.router)``. It relies on
+The app factory mounts it: ``app.include_router(auditor.api.routes.reports.router)``. It relies on
 ``auditor.api.deps`` (``Reader`` — any key with the ``read`` permission — and
 ``ServicesDep`` for the trail and settings) and on the app's JSON error handlers; a period
 without audits answers 404 ``no_audits``, a bad parameter 422. Keys see their own tenant
