@@ -45,7 +45,9 @@ DEFINITIONS: list[tuple[str, str]] = [
         "0.6, contradicted 0 — halved for every contradicted citation; null when nothing is "
         "cited. Unverified citations alone keep it at or above 0.6, above the 0.5 flag line: "
         "the answer needs review, it does not fail. Short forms, Id., supra and parallel "
-        "citations share the verdict of the citation they refer to and are not counted again.",
+        "citations share the verdict of the citation they refer to and are not counted again, "
+        "except that a pinpoint past the start of the next case is contradicted and a reference "
+        "to a real case cited with a wrong year stays verified.",
     ),
     (
         "Trust score",
