@@ -600,13 +600,6 @@ def _dose_before(info: SentenceInfo, pos: int) -> float | None:
     return near[-1].value if near else None
 
 
-_DOSE_NOUN_AFTER = re.compile(
-    r"\s+(?:maximum\s+|max\.?\s+|total\s+|recommended\s+)?"
-    r"(?:doses?|dosages?|limits?|maximum|max|amounts?|intake|allowance|totals?)\b",
-    re.I,
-)
-
-
 def _status_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     m = cr.cue_match(info.cue_text)
     anchor = info.sentence.start + (m.start() if m and not info.header else 0)

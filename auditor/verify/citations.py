@@ -69,7 +69,6 @@ REASONS = {
         {"not_in_index", "valid_format", "parallel_mismatch", "unresolved", "resolved"}
     ),
 }
-CONTRADICTING = frozenset({"contradicted"})
 HALLUCINATION = {
     "misattributed": "fabricated_citation",
     "nonexistent": "fabricated_citation",
@@ -427,7 +426,6 @@ def _check(
 
 
 __all__ = [
-    "CONTRADICTING",
     "OUTCOMES",
     "REASONS",
     "SCORES",

@@ -40,11 +40,6 @@ _MOVES = {
     r"paus(?:e|ed|es|ing)|unchanged|steady|on\s+hold",
 }
 _MOVE_RE = re.compile("|".join(f"(?P<{k}>\\b(?:{v})\\b)" for k, v in _MOVES.items()), re.I)
-LEVEL_VERB = re.compile(
-    r"\b(?:to|at|of|is|was|were|are|stood|stands|sits?|sat|remain(?:s|ed)?|reached|hit|"
-    r"set|sets|between|in\s+a\s+range\s+of|range\s+of)\b",
-    re.I,
-)
 PAST = re.compile(
     r"\b(?:was|were|had|had\s+been|cut|lowered|reduced|raised|hiked|increased|held|kept|left|"
     r"reached|stood|moved|took|brought|eased|tightened|paused|fell|rose|ended|began|started)\b",
@@ -76,14 +71,6 @@ ARITHMETIC = re.compile(
     r"\d\s*%?\s*[+=×x]\s*\d|\bplus\b\s*[\d.]+\s*%|\bequals\b|\bsum\b|\btotal(?:s|ling)?\s+of\b",
     re.I,
 )
-REQUIREMENT = re.compile(
-    r"\b(?:minimum|min\.?|at\s+least|must|required|requires?|requirement|floor|need(?:s|ed)?\s+to|"
-    r"has\s+to|have\s+to|set\s+(?:at|to)|sets?|calls?\s+for|mandat\w+|no\s+(?:less|lower)\s+than|"
-    r"not\s+(?:fall|drop)\s+below|of\s+at\s+least|is|are|equals?|stands?\s+at|between|ranges?|"
-    r"up\s+to|from|add(?:s|ed)?|on\s+top|buffer\s+of|surcharge\s+of|of)\b",
-    re.I,
-)
-
 # threshold comparators: more than (>), at least (>=)
 MORE_THAN = re.compile(
     r"\b(?:more\s+than|over|above|exceed(?:s|ing|ed)?|in\s+excess\s+of|greater\s+than|"
@@ -120,13 +107,11 @@ __all__ = [
     "AT_LEAST_AFTER",
     "BLOCKER",
     "EXAMPLE_AMOUNT",
-    "LEVEL_VERB",
     "MORE_THAN",
     "OWN_FIGURE",
     "PAST",
     "PRESENT",
     "RATE_NOUN",
-    "REQUIREMENT",
     "THRESHOLD_NOUN",
     "move_of",
 ]

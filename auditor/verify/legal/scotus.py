@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from auditor.memo import IdentityCache
 from auditor.verify.legal.names import party_keys, same_case
 from knowledge_graphs.scotus import SOURCE, ScotusCase, ScotusIndex, reporter_key
 
@@ -170,19 +171,20 @@ def named_elsewhere(
     return out
 
 
-_WORDS: dict[int, dict[str, tuple[int, ...]]] = {}
+_WORDS: IdentityCache[dict[str, tuple[int, ...]]] = IdentityCache()
 
 
 def party_word_index(ix: ScotusIndex) -> dict[str, tuple[int, ...]]:
     """Distinctive party word → cases whose name (or a docket's name) holds it; built once."""
-    got = _WORDS.get(id(ix))
-    if got is None:
+
+    def build() -> dict[str, tuple[int, ...]]:
         acc: dict[str, list[int]] = {}
         for i, c in enumerate(ix.cases):
             for w in set().union(*(party_keys(n) for n in (c.name, *c.aliases))):
                 acc.setdefault(w, []).append(i)
-        got = _WORDS[id(ix)] = {w: tuple(v) for w, v in acc.items()}
-    return got
+        return {w: tuple(v) for w, v in acc.items()}
+
+    return _WORDS.get((ix,), build)
 
 
 __all__ = ["ScotusVerdict", "check_scotus", "describe", "named_elsewhere", "title"]
