@@ -205,6 +205,7 @@ def _comparable(facts: list[Fact], slots: dict[str, str], claim: Claim) -> tuple
         ("formulation", _formulation_ok, lambda v: v.replace("|", " / ") + " products"),
         ("strength", _strength_ok, lambda v: f"the {v} product"),
         ("brand", _brand_ok, lambda v: f"the {v} product"),
+        ("product_suffix", _suffix_ok, lambda v: f"the {v} product"),
         ("condition", _condition_ok, lambda v: f"use {v}"),
     )  # fmt: skip
     for key, ok, words in checks:
@@ -285,6 +286,11 @@ def _brand_ok(f: Fact, want: str) -> bool:
     return not brands or any(b.lower() in want.lower() or want.lower() in b.lower() for b in brands)
 
 
+def _suffix_ok(f: Fact, want: str) -> bool:
+    """ "Wellbutrin SR" is the SR product, not the XL one (both extended-release)."""
+    return bool(re.search(rf"\b{re.escape(want)}\b", f.qualifiers.get("product") or "", re.I))
+
+
 def _for_indication(
     facts: list[Fact], wanted: str, claim: Claim, ctx: Context
 ) -> tuple[list[Fact], str]:
@@ -299,6 +305,16 @@ def _for_indication(
         return hits, ""
     labelled = [f.object or "" for f in kb.facts_about(claim.subject or "", "indicatedFor")]
     if not specific and any(_same_condition(a, b) for a in labelled for b in conds):
+        return facts, ""
+    if (
+        not specific
+        and stems
+        and any(  # "depression" and "major depressive disorder"
+            stems & {st for n in e.names() for st in _stems(n)}
+            for a in labelled
+            if (e := kb.entity(a))
+        )
+    ):
         return facts, ""
     what = label_of(kb, conds[0]) if conds else "that indication"
     return [], what

@@ -711,6 +711,25 @@ ROWS = [
         None,
     ),
     (
+        "product-suffix-from-heading-sr",
+        "medical",
+        "2025-01-15",
+        "**Wellbutrin SR (sustained-release), depression**\n"
+        "- Maximum: 450 mg per day, split into two doses\n",
+        "MED-DOSE-MAX",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "product-suffix-from-heading-xl",
+        "medical",
+        "2025-01-15",
+        "**Wellbutrin XL (extended-release), depression**\n- Maximum: 450 mg once daily\n",
+        "MED-DOSE-MAX",
+        "supported",
+        None,
+    ),
+    (
         "full-name-still-links",
         "legal",
         "2025-01-15",

@@ -171,9 +171,19 @@ def _brand_and_indication(
     brands = [m.text for m in near if eid in m.candidates and _is_brand(m, eid)]
     if brands:
         frame.slots["brand"] = brands[0]
+        # "Wellbutrin SR" / "Wellbutrin XL": the product, not just the brand
+        places = (info.text[a:b], lay.label, *(lay.headings[-1:] if info.heading_mentions else ()))
+        for text in places:
+            m = re.search(rf"\b{re.escape(brands[0])}\s+({_SUFFIXES})\b", text or "")
+            if m:
+                frame.slots["product_suffix"] = m.group(1).upper()
+                break
     conds = [c for m in near if (c := m.of_type(frozenset({"Condition"})))]
     if conds:
         frame.slots["indication"] = "|".join(dict.fromkeys(conds))
+
+
+_SUFFIXES = "SR|XL|XR|ER|CR|LA|ODT|DR|IR|CD|ES"
 
 
 def _is_brand(m: Mention, eid: str) -> bool:
