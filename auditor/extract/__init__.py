@@ -157,9 +157,9 @@ def _named_in_row(info: SentenceInfo) -> list[CitationRef]:
     holds a case name ("| *Obergefell v. Hodges* | 576 U.S. 644 | June 26, 2015 |")."""
     lay = info.layout
     names = []
-    for (a, _b), cell in zip(lay.cells, lay.cell_texts, strict=False):
+    for (a, b), cell in zip(lay.cells, lay.cell_texts, strict=False):
         m = _CASE_CELL.match(cell)
-        if m and not find_citations(cell):
+        if m and not any(a <= c.start < b for c in info.citations):
             names.append((a + m.start("name"), a + m.end("name"), m.group("name")))
     if len(names) != 1:
         return info.citations

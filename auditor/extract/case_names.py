@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from auditor.extract.context import SentenceInfo
 from auditor.types import Mention
 
 _V = re.compile(r"\s+vs?\.?\s+")
@@ -90,3 +91,24 @@ def drop_partial_case_names(
                     )
         out.append(m)
     return out
+
+
+# a case named in the sentence that the linker did not link ("In Brown v. Plata, ...",
+# "In *Loper Bright*, ..."): the previous sentence's case is not this sentence's subject
+_CASE_NAME = re.compile(
+    r"\b[A-Z][\w.&'’-]*(?:\s+(?:of|the|and|for|&|[A-Z][\w.&'’-]*))*\s+vs?\.\s+[A-Z]"
+)
+_IN_CASE = re.compile(r"^\W*In\s+\*?_?([A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+)*)\*?_?,")
+
+
+def names_unlinked_case(info: SentenceInfo) -> bool:
+    """The sentence names a case the linker did not link (its subject is not the previous
+    sentence's case)."""
+    cases = [m for m in info.mentions if "Case" in m.types]
+    base = info.sentence.start
+    for pat in (_CASE_NAME, _IN_CASE):
+        for hit in pat.finditer(info.text):
+            a, b = base + hit.start(), base + hit.end()
+            if not any(m.start < b and a < m.end for m in cases):
+                return True
+    return False

@@ -14,6 +14,7 @@ import itertools
 import re
 from collections.abc import Iterable
 
+from auditor.extract.case_names import names_unlinked_case
 from auditor.extract.claim_base import (
     DENIED_VALUE,
     base_claim,
@@ -36,25 +37,6 @@ _BACK_REFERENCE = re.compile(
     r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
     re.I,
 )
-# a case named in the sentence that the linker did not link ("In Brown v. Plata, ...",
-# "In *Loper Bright*, ..."): the previous sentence's case is not this sentence's subject
-_CASE_NAME = re.compile(
-    r"\b[A-Z][\w.&'’-]*(?:\s+(?:of|the|and|for|&|[A-Z][\w.&'’-]*))*\s+vs?\.\s+[A-Z]"
-)
-_IN_CASE = re.compile(r"^\W*In\s+\*?_?([A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+)*)\*?_?,")
-
-
-def _names_unlinked_case(info: SentenceInfo) -> bool:
-    cases = [m for m in info.mentions if "Case" in m.types]
-    base = info.sentence.start
-    for pat in (_CASE_NAME, _IN_CASE):
-        for hit in pat.finditer(info.text):
-            a, b = base + hit.start(), base + hit.end()
-            if not any(m.start < b and a < m.end for m in cases):
-                return True
-    return False
-
-
 _PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)
 _EXPLETIVE = re.compile(
     r"it(?:'s|\s+is|\s+was)\s+(?:\w+\s+){0,3}?(?:to|that)\s+(?!take\s+with|use\s+with)", re.I
@@ -122,7 +104,7 @@ def claims_for_sentence(
     )
     names_a_subject = bool(info.mentions_of(all_subject_types))
     refers_back = bool(_BACK_REFERENCE.match(info.text))
-    other_case = domain == "legal" and _names_unlinked_case(info)
+    other_case = domain == "legal" and names_unlinked_case(info)
     if not (info.mentions or info.quantities or info.dates or info.frequencies):
         # nothing to bind: only a status claim about the running topic can be made
         # ("Still widely available over the counter.")

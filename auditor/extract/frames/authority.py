@@ -99,7 +99,7 @@ def authority_claims(  # type: ignore[no-untyped-def]
             verbs = info.previous_text
             relied = (
                 bool(_PRESENT.search(verbs))
-                and not _ACCOUNT.search(f"{verbs} {text}")
+                and not _ACCOUNT.search(text)  # the proposition is checked below
                 and not _names_overruler(info, eid, kb)
             )
         if not relied:

@@ -303,7 +303,8 @@ def _text_issuer(info: SentenceInfo, kb: KnowledgeBase) -> tuple[Mention, str] |
     found = [(m, e) for m in info.document_mentions if (e := m.of_type(_ISSUERS))]
     if not found or found[0][0].start >= info.sentence.start:
         return None
-    series = {_series_of(m, e, kb, "document").series for m, e in found}
+    first = {e: m for m, e in reversed(found)}  # one lookup per entity, not per mention
+    series = {_series_of(m, e, kb, "document").series for e, m in first.items()}
     if len(series) != 1 or len(next(iter(series))) != 1:
         return None
     return found[0]

@@ -75,7 +75,7 @@ class Resolver:
             return None
         holder = ix.containing("U.S.", ref.volume, ref.page)
         own = ix.containing("U.S.", ref.volume, prior.page)
-        if holder is None or own is None or holder is own or holder.us == own.us:
+        if holder is None or own is None or holder.us == own.us:
             return None
         return (f"page {ref.page} is not in the case cited at {own.us}: "
                 f"{title(holder.name)} begins at {holder.us}")  # fmt: skip
