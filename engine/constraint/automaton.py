@@ -185,25 +185,7 @@ class SpanAutomaton:
         form that is not allowed): a word-starting token after "Solomon Islands" that begins
         "Dollar" of "Solomon Islands Dollar" is masked there, unless it also starts a free
         word ("ibuprofen and ..." stays possible)."""
-        A, G, v = self.allowed, self.lexicon.global_trie, self.vocab
-        free_start = self.lexicon.free.children_bits(0)
-        out: list[tuple[int, list[int]]] = []
-        stack = [(0, 0)]
-        while stack:
-            a, g = stack.pop()
-            if a and A.terminal[a]:
-                extend = [
-                    t
-                    for t in G.children[g]
-                    if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
-                ]
-                if extend:
-                    out.append((a, extend))
-            for t, a2 in A.children[a].items():
-                g2 = G.children[g].get(t)
-                if g2 is not None:
-                    stack.append((a2, g2))
-        return out
+        return longer_names(self.allowed, self.lexicon, self.vocab)
 
     # -- masks -------------------------------------------------------------------------
 
@@ -365,3 +347,30 @@ class SpanAutomaton:
     @property
     def n_states(self) -> int:
         return len(self._sets)
+
+
+def longer_names(
+    allowed: TokenTrie, lexicon: Any, vocab: TokenVocab
+) -> list[tuple[int, list[int]]]:
+    """(node of a complete form of ``allowed``, tokens that would run it on into a longer name
+    of the lexicon's global trie that ``allowed`` does not hold), skipping tokens that also
+    start a free word."""
+    A, G, v = allowed, lexicon.global_trie, vocab
+    free_start = lexicon.free.children_bits(0)
+    out: list[tuple[int, list[int]]] = []
+    stack = [(0, 0)]
+    while stack:
+        a, g = stack.pop()
+        if a and A.terminal[a]:
+            extend = [
+                t
+                for t in G.children[g]
+                if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
+            ]
+            if extend:
+                out.append((a, extend))
+        for t, a2 in A.children[a].items():
+            g2 = G.children[g].get(t)
+            if g2 is not None:
+                stack.append((a2, g2))
+    return out

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.constraint.automaton import longer_names
 from engine.constraint.masks import bits_to_row, pack_rows, row_to_bits
 
 SUBJECT, VALUE, EXTRA, IDK = 1, 2, 4, 8  # form categories (bits)
@@ -121,25 +122,7 @@ class SlotMasks:
     def _longer_names(self) -> list[tuple[int, list[int]]]:
         """(node of a complete form, tokens that would run it on into a longer known name
         that is not allowed), as :meth:`SpanAutomaton._longer_names`."""
-        A, G, v = self.allowed, self.lexicon.global_trie, self.vocab
-        free_start = self.lexicon.free.children_bits(0)
-        out: list[tuple[int, list[int]]] = []
-        stack = [(0, 0)]
-        while stack:
-            a, g = stack.pop()
-            if a and A.terminal[a]:
-                extend = [
-                    t
-                    for t in G.children[g]
-                    if t not in A.children[a] and v.is_(v.boundary, t) and not v.is_(free_start, t)
-                ]
-                if extend:
-                    out.append((a, extend))
-            for t, a2 in A.children[a].items():
-                g2 = G.children[g].get(t)
-                if g2 is not None:
-                    stack.append((a2, g2))
-        return out
+        return longer_names(self.allowed, self.lexicon, self.vocab)
 
     def deny_row(self, sid: int) -> np.ndarray:
         """bool [V], True where state ``sid`` forbids the token."""
