@@ -29,6 +29,7 @@ CheckType = Literal[
     "kg_date",
     "kg_literal",
     "kg_frequency",
+    "kg_washout",
     "kg_status",
     "identifier_checksum",
     "citation_validity",

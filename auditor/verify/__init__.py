@@ -18,6 +18,7 @@ from auditor.verify.rates import verify_rate
 from auditor.verify.relation import verify_relation, verify_status
 from auditor.verify.temporal import verify_date
 from auditor.verify.thresholds import verify_threshold
+from auditor.verify.washout import verify_washout
 from rules.schema import Rule
 
 Verifier = Callable[[Claim, Rule, Context], None]
@@ -33,6 +34,7 @@ VERIFIERS: dict[str, Verifier] = {
     "kg_date": verify_date,
     "kg_literal": verify_literal,
     "kg_frequency": verify_frequency,
+    "kg_washout": verify_washout,
 }
 
 

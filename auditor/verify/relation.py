@@ -19,6 +19,7 @@ from auditor.verify.common import (
     valid_during,
 )
 from knowledge_graphs.model import Fact
+from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 # relations where one subject has one object at a time: another object contradicts
@@ -94,7 +95,9 @@ def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:
         subs = _expand_class(subj, ctx)
         return [f for s in subs for o in objs for f in kb.facts_between(s, o, rel)]
     if rel == "indicatedFor":
-        return [f for f in kb.facts_about(subj, rel) if f.object and _icd_related(f.object, obj)]
+        return [
+            f for f in kb.facts_about(subj, rel) if f.object and _icd_related(f.object, obj, kb)
+        ]
     return [f for f in kb.facts_about(subj, rel) if f.object == obj]
 
 
@@ -104,11 +107,20 @@ def _expand_class(eid: str, ctx: Context) -> list[str]:
     return [eid]
 
 
-def _icd_related(fact_code: str, claim_code: str) -> bool:
-    """E11 (fact) covers E11.9 (claim) and vice versa: same category family."""
+def _icd_related(fact_code: str, claim_code: str, kb: KnowledgeBase | None = None) -> bool:
+    """E11 (fact) covers E11.9 (claim) and vice versa: same category family — unless the more
+    specific code is a condition of its own that answers name (it has curated lay names):
+    "type 2 diabetes" (E11) is not "diabetic nerve pain" (E11.42), "shingles" (B02) is not
+    "postherpetic neuralgia" (B02.29)."""
     a = fact_code.removeprefix("condition:")
     b = claim_code.removeprefix("condition:")
-    return a == b or a.startswith(b) or b.startswith(a)
+    if a == b:
+        return True
+    if not (a.startswith(b) or b.startswith(a)):
+        return False
+    narrower = fact_code if len(a) > len(b) else claim_code
+    ent = kb.entity(narrower) if kb is not None else None
+    return not (ent is not None and ent.aliases)
 
 
 def _verify_fatf(claim: Claim, rule: Rule, ctx: Context, member: list[Fact], first, last) -> None:  # type: ignore[no-untyped-def]

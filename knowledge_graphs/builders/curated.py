@@ -102,6 +102,15 @@ class InteractionIn(Sourced):
     condition: str | None = Field(default=None, min_length=3)
 
 
+class WashoutIn(Sourced):
+    """The label's minimum interval between stopping ``stop`` and starting ``start``."""
+
+    stop: str  # drug name or "class:<id>"
+    start: str
+    min: float = Field(gt=0)
+    unit: Literal["hour", "day", "week"]
+
+
 class IndicationIn(Sourced):
     drug: str
     condition: str

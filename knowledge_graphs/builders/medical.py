@@ -18,6 +18,7 @@ from knowledge_graphs.builders.curated import (
     FrequencyIn,
     IndicationIn,
     InteractionIn,
+    WashoutIn,
     load_entries,
     require_source,
 )
@@ -162,7 +163,8 @@ def build_medical() -> GraphBuilder:
     _add_conditions(g)
     _add_doses(g, resolver)
     _add_frequencies(g, resolver)
-    _add_interactions(g, resolver)
+    classes = _add_interactions(g, resolver)
+    _add_washouts(g, resolver, classes)
     _add_indications(g, resolver)
     g.check_references()
     return g
@@ -256,7 +258,7 @@ def _add_frequencies(g: GraphBuilder, r: DrugResolver) -> None:
         )
 
 
-def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
+def _add_interactions(g: GraphBuilder, r: DrugResolver) -> dict[str, list[str]]:
     classes: dict[str, list[str]] = {}
     for i, c in enumerate(load_entries("medical/classes.yaml", DrugClassIn)):
         where = f"medical/classes.yaml: entry {i + 1} ({c.id})"
@@ -290,6 +292,27 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> None:
                         "via_class": via,
                         "condition": it.condition,
                     },
+                )
+    return classes
+
+
+def _add_washouts(g: GraphBuilder, r: DrugResolver, classes: dict[str, list[str]]) -> None:
+    """``washoutBefore``: stopped drug → started drug, the label's minimum interval."""
+    for i, w in enumerate(load_entries("medical/washouts.yaml", WashoutIn)):
+        where = f"medical/washouts.yaml: entry {i + 1} ({w.stop} → {w.start})"
+        src = require_source(w, where)
+        for a, via_a in _expand(w.stop, classes, r, where):
+            for b, via_b in _expand(w.start, classes, r, where):
+                if a == b:
+                    continue
+                g.fact(
+                    a,
+                    "washoutBefore",
+                    src,
+                    object=b,
+                    value=w.min,
+                    unit=w.unit,
+                    qualifiers={"via_class": ",".join(v for v in (via_a, via_b) if v)},
                 )
 
 

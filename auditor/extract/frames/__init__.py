@@ -10,6 +10,7 @@ from auditor.extract.frames.dose import dose_claims
 from auditor.extract.frames.moves import move_claims
 from auditor.extract.frames.rates import rate_claims
 from auditor.extract.frames.thresholds import threshold_claims
+from auditor.extract.frames.washout import washout_claims
 
 FRAME_BUILDERS = {
     "maxDose:quantity": dose_claims,
@@ -18,6 +19,7 @@ FRAME_BUILDERS = {
     "minimumRatio:quantity": capital_claims,
     "reportingThreshold:quantity": threshold_claims,
     "overruledBy:status": authority_claims,
+    "washoutBefore:none": washout_claims,
 }
 
 

@@ -1,0 +1,201 @@
+"""The washout frame: how long to wait between stopping one drug and starting another.
+
+"Stop the ACE inhibitor and wait at least 36 hours before the first Entresto dose", "allow 14
+days after stopping an MAOI before starting duloxetine", "don't start an MAOI within 5 weeks of
+stopping fluoxetine", "a 2-week washout when switching from phenelzine to sertraline". The
+frame is (stopped drug, started drug, interval). A claim needs an interval, a washout trigger
+(wait, allow, elapse, washout, within, after stopping, before starting) and exactly two drugs
+in the stretch of the sentence that belongs to that interval (a sentence with two intervals
+is split between them). The direction comes from the words before each drug ("after
+stopping X", "from X", "who have taken X" / "before starting Y", "to Y", "the first Y dose");
+when only one drug is marked the other takes the other role, and when neither is the claim is
+kept with ``direction: unknown`` (the verifier then needs both directions to agree).
+Dosing schedules ("every 12 hours"), spacing of two drugs taken together ("4 hours apart")
+and half-lives are not washouts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from auditor.extract.assertion import non_assertion
+from auditor.extract.claim_base import base_claim
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.types import Claim, Frame, Mention
+from knowledge_graphs.store import KnowledgeBase
+
+_DRUGS = frozenset({"Drug", "DrugClass"})
+_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "twenty-one": 21,
+    "twenty-four": 24, "thirty-six": 36, "forty-eight": 48,
+}  # fmt: skip
+UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0}
+_DURATION = re.compile(
+    r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+    r"(?:\s*-\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
+    re.I,
+)
+_TRIGGER = re.compile(
+    r"\b(?:wait(?:s|ed|ing)?|allow(?:s|ed|ing)?|elapse[sd]?|wash-?\s?out|within|"
+    r"(?:must|should|to|has\s+to|have\s+to)\s+pass|"
+    r"(?:after|since|of)\s+(?:stopping|discontinuing|quitting|coming\s+off|(?:the|your|their)\s+last)|"
+    r"before\s+(?:starting|beginning|initiating|restarting|switching|(?:the|your)\s+first))\b",
+    re.I,
+)
+# an interval that is a schedule, a half-life, a course or a spacing, not a wait between drugs
+_NOT_BEFORE = re.compile(
+    r"(?:\bevery|\bhalf-?li(?:fe|ves)(?:\s+of)?(?:\s+(?:about|around|roughly|approximately))?|"
+    r"\bfor(?:\s+(?:at\s+least|up\s+to|another|the\s+first))?|\bover|\bper|\bafter|\bin)\s*$",
+    re.I,
+)
+_NOT_AFTER = re.compile(
+    r"^\s*(?:apart|later|per|a\s+day|of\s+(?:treatment|therapy|use)|course|supply|"
+    r"half-?li(?:fe|ves))\b",
+    re.I,
+)
+_FOR_WASHOUT = re.compile(
+    r"^\s*(?:after|since|of|following)\s+(?:stopping|discontinuing|quitting|(?:the|your|their)\s+last)",
+    re.I,
+)
+_STOPPED_BEFORE = re.compile(
+    r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
+    r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
+    r"\b(?:have|has|had|'ve)\s+(?:been\s+)?(?:taken|taking|used|using|on))"
+    r"\s+(?:(?:the|an?|your|any|their|all)\s+)?$",
+    re.I,
+)
+_STOPPED_AFTER = re.compile(
+    r"^\s*(?:(?:dose|therapy|treatment)\s+)?(?:is|was|has\s+been|have\s+been|are|were)\s+"
+    r"(?:stopped|discontinued)",
+    re.I,
+)
+_STARTED_BEFORE = re.compile(
+    r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
+    r"\bswitch(?:ing|ed)?\s+to|\bto|\bonto|\badd(?:ing)?|\bgiv(?:e|ing)|\badminister(?:ing)?)"
+    r"\s+(?:(?:the|an?|your|any)\s+)?$",
+    re.I,
+)
+_NO_NEED = re.compile(
+    r"\b(?:no\s+need\s+to\s+wait|(?:don't|do\s+not|doesn't|does\s+not|needn't|need\s+not)\s+"
+    r"(?:need\s+to\s+|have\s+to\s+)?wait|no\s+washout\s+(?:is\s+)?(?:needed|required|necessary))",
+    re.I,
+)
+
+
+def washout_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    text = info.text
+    base = info.sentence.start
+    spans = [m for m in _DURATION.finditer(text)]
+    if not spans or not _TRIGGER.search(text):
+        return []
+    drugs = info.mentions_of(_DRUGS)
+    out: list[Claim] = []
+    cuts = [_cut(text, a.end(), b.start()) for a, b in itertools.pairwise(spans)]
+    for i, m in enumerate(spans):
+        lo = cuts[i - 1][1] if i else 0
+        hi = cuts[i][0] if i < len(cuts) else len(text)
+        window = text[lo:hi]
+        if not _TRIGGER.search(window) or _not_a_wait(text, m):
+            continue
+        here = [(mm, e) for mm, e in drugs if lo <= mm.start - base and mm.end - base <= hi]
+        distinct: dict[str, tuple[Mention, str]] = {}
+        for mm, e in here:
+            distinct.setdefault(e, (mm, e))
+        if len(distinct) != 2:
+            continue  # one drug (the other from context) or a list: no complete frame
+        (m1, e1), (m2, e2) = sorted(distinct.values(), key=lambda x: x[0].start)
+        r1, r2 = _role(text, m1, base, lo), _role(text, m2, base, lo)
+        if r1 == r2:
+            r1 = r2 = None
+        elif r1 is None:
+            r1 = "start" if r2 == "stop" else "stop"
+        elif r2 is None:
+            r2 = "start" if r1 == "stop" else "stop"
+        stop, start = ((m1, e1), (m2, e2)) if r1 != "start" else ((m2, e2), (m1, e1))
+        n = m.group("n").lower()
+        value = float(_WORDS.get(n, 0) or n)
+        unit = _unit(m.group("u"))
+        ent = kb.entity(start[1])
+        c = base_claim(
+            info,
+            cr,
+            stop,
+            kb,
+            domain,
+            start[1],
+            ent.label if ent else start[0].text,
+            base + m.start(),
+        )
+        c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
+        c.qualifiers["interval_hours"] = f"{value * UNIT_HOURS[unit]:g}"
+        if r1 is None:
+            c.qualifiers["direction"] = "unknown"
+        c.negated = bool(_NO_NEED.search(window))
+        trig = _TRIGGER.search(window)
+        frame = Frame(
+            "washout",
+            role="minimum",
+            trigger=trig.group(0) if trig else None,
+            slots={
+                "stopped": stop[0].text if r1 is not None else "",
+                "started": start[0].text if r1 is not None else "",
+                "interval": m.group(0),
+            },
+        )
+        frame.not_asserted = (
+            non_assertion(info.layout, text, m.start(), paragraph_lead=info.layout.paragraph_lead)
+            or c.frame.not_asserted  # type: ignore[union-attr]
+        )
+        c.frame = frame
+        out.append(c)
+    return out
+
+
+def _not_a_wait(text: str, m: re.Match[str]) -> bool:
+    """ "every 12 hours", "a half-life of 5 days", "for 7 days", "4 hours apart" — but "for 2
+    weeks after stopping the MAOI" is a wait."""
+    if _NOT_AFTER.match(text, m.end()):
+        return True
+    lead = _NOT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
+    if lead is None:
+        return False
+    word = lead.group(0).strip().lower()
+    return not (word.startswith("for") and _FOR_WASHOUT.match(text, m.end()))
+
+
+_BOUNDARY = re.compile(r";|,\s*(?:and|but|while|whereas|or)\s|\s(?:while|whereas)\s", re.I)
+
+
+def _cut(text: str, a: int, b: int) -> tuple[int, int]:
+    """Where the stretch of one interval ends and the next one's begins: the last clause
+    boundary between them ("..., and at least 5 days after ..."), else the intervals."""
+    last = None
+    for m in _BOUNDARY.finditer(text, a, b):
+        last = m
+    return (last.start(), last.end()) if last else (b, a)
+
+
+def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
+    before = text[max(lo, m.start - base - 40) : m.start - base]
+    after = text[m.end - base : m.end - base + 40]
+    if _STOPPED_BEFORE.search(before) or _STOPPED_AFTER.match(after):
+        return "stop"
+    if _STARTED_BEFORE.search(before):
+        return "start"
+    return None
+
+
+def _unit(u: str) -> str:
+    u = u.lower()
+    if u.startswith("h"):
+        return "hour"
+    if u.startswith("d"):
+        return "day"
+    return "week"
+
+
+__all__ = ["UNIT_HOURS", "washout_claims"]
