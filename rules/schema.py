@@ -30,6 +30,8 @@ CheckType = Literal[
     "kg_literal",
     "kg_frequency",
     "kg_washout",
+    "kg_schedule",
+    "kg_rx_status",
     "kg_status",
     "identifier_checksum",
     "citation_validity",

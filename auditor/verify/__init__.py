@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from auditor.types import Claim
 from auditor.verify.capital import verify_requirement
 from auditor.verify.common import Context, label_of, unverifiable
+from auditor.verify.dispensing import verify_rx_status, verify_schedule
 from auditor.verify.dose import verify_dose
 from auditor.verify.literal import verify_frequency, verify_literal
 from auditor.verify.quantity import verify_quantity
@@ -35,6 +36,8 @@ VERIFIERS: dict[str, Verifier] = {
     "kg_literal": verify_literal,
     "kg_frequency": verify_frequency,
     "kg_washout": verify_washout,
+    "kg_schedule": verify_schedule,
+    "kg_rx_status": verify_rx_status,
 }
 
 

@@ -111,6 +111,21 @@ class WashoutIn(Sourced):
     unit: Literal["hour", "day", "week"]
 
 
+class ScheduleIn(Sourced):
+    """A drug's federal controlled-substance schedule over an interval (``until`` exclusive)."""
+
+    drug: str
+    schedule: Literal["I", "II", "III", "IV", "V", "not controlled"]
+    from_: date | None = Field(default=None, alias="from")
+    until: date | None = None
+
+
+class RxOnlyIn(Sourced):
+    """Drugs every US product of which is prescription-only."""
+
+    drugs: list[str] = Field(min_length=1)
+
+
 class IndicationIn(Sourced):
     drug: str
     condition: str

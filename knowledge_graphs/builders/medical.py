@@ -18,6 +18,8 @@ from knowledge_graphs.builders.curated import (
     FrequencyIn,
     IndicationIn,
     InteractionIn,
+    RxOnlyIn,
+    ScheduleIn,
     WashoutIn,
     load_entries,
     require_source,
@@ -165,6 +167,7 @@ def build_medical() -> GraphBuilder:
     _add_frequencies(g, resolver)
     classes = _add_interactions(g, resolver)
     _add_washouts(g, resolver, classes)
+    _add_legal_status(g, resolver)
     _add_indications(g, resolver)
     g.check_references()
     return g
@@ -314,6 +317,28 @@ def _add_washouts(g: GraphBuilder, r: DrugResolver, classes: dict[str, list[str]
                     unit=w.unit,
                     qualifiers={"via_class": ",".join(v for v in (via_a, via_b) if v)},
                 )
+
+
+def _add_legal_status(g: GraphBuilder, r: DrugResolver) -> None:
+    """``controlledSchedule`` (DEA schedule over time) and ``prescriptionStatus`` (Rx only)."""
+    path = "medical/legal_status.yaml"
+    for i, s in enumerate(load_entries(path, ScheduleIn, key="schedules")):
+        where = f"{path}: schedules entry {i + 1} ({s.drug})"
+        if s.from_ and s.until and s.from_ >= s.until:
+            raise DataError("'from' is not before 'until'", location=where)
+        g.fact(
+            r.resolve(s.drug, where),
+            "controlledSchedule",
+            require_source(s, where),
+            literal=s.schedule,
+            valid_from=s.from_,
+            valid_to=s.until,
+        )
+    for i, x in enumerate(load_entries(path, RxOnlyIn, key="rx_only")):
+        where = f"{path}: rx_only entry {i + 1}"
+        src = require_source(x, where)
+        for d in x.drugs:
+            g.fact(r.resolve(d, where), "prescriptionStatus", src, literal="rx-only")
 
 
 def _expand(

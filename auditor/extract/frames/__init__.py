@@ -6,6 +6,7 @@ claims (instead of the generic builders of :mod:`auditor.extract.claims`)."""
 
 from auditor.extract.frames.authority import authority_claims
 from auditor.extract.frames.capital import capital_claims
+from auditor.extract.frames.dispensing import rx_claims, schedule_claims
 from auditor.extract.frames.dose import dose_claims
 from auditor.extract.frames.moves import move_claims
 from auditor.extract.frames.rates import rate_claims
@@ -20,6 +21,8 @@ FRAME_BUILDERS = {
     "reportingThreshold:quantity": threshold_claims,
     "overruledBy:status": authority_claims,
     "washoutBefore:none": washout_claims,
+    "controlledSchedule:none": schedule_claims,
+    "prescriptionStatus:none": rx_claims,
 }
 
 

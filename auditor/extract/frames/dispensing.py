@@ -1,0 +1,169 @@
+"""Dispensing-status frames: a drug's federal controlled-substance schedule and whether it is
+sold without a prescription.
+
+"Tramadol is a Schedule IV controlled substance", "oxycodone (C-II)", "gabapentin is not a
+federally controlled substance", "amoxicillin is available over the counter", "you can't buy
+amoxicillin without a prescription". The subject is the one drug named in the clause before
+the status words (or the drug the sentence refers back to); a clause naming two drugs ("unlike
+amoxicillin, ibuprofen is sold over the counter") makes no claim. Status is federal and US: a
+sentence that names a state, another country or "some states" is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from auditor.extract.assertion import non_assertion
+from auditor.extract.claim_base import base_claim
+from auditor.extract.clauses import clause_at
+from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.types import Claim, Frame, Mention
+from knowledge_graphs.store import KnowledgeBase
+
+_DRUG = frozenset({"Drug"})
+_ROMAN = {"1": "I", "2": "II", "3": "III", "4": "IV", "5": "V"}
+_SCHEDULE = re.compile(
+    r"\b(?:(?:DEA\s+|[Ff]ederal\s+)?[Ss]chedule|Sched\.)\s+(?P<s>IV|V|I{1,3}|[1-5])\b(?!-)"
+    r"|\bC-(?P<c>IV|V|I{1,3})\b|\bC(?P<c2>II|III|IV)\b",
+)
+_NOT_CONTROLLED = re.compile(  # "not controlled" alone may be about symptoms, not the drug
+    r"\b(?:is\s+not|isn't|is\s+no\s+longer|are\s+not|aren't|was\s+not|wasn't|not|never\s+been|"
+    r"non-?)\s*(?:a\s+|an\s+)?(?:(?:federally|DEA)[- ](?:controlled|scheduled)"
+    r"(?:\s+(?:substance|drug|medication)s?)?|(?:controlled|scheduled)\s+(?:substance|drug|"
+    r"medication)s?(?:\s+(?:federally|at\s+the\s+federal\s+level|under\s+federal\s+law))?)\b",
+    re.I,
+)
+_OTHER_PLACE = re.compile(
+    r"\b(?:(?<!United\s)states?|state\s+laws?|state-level|Alabama|Alaska|Arizona|Arkansas|California|Colorado|"
+    r"Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|"
+    r"Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|"
+    r"Nebraska|Nevada|New\s+Hampshire|New\s+Jersey|New\s+Mexico|New\s+York|North\s+Carolina|"
+    r"North\s+Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode\s+Island|South\s+Carolina|"
+    r"South\s+Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|Wisconsin|Wyoming|"
+    r"UK|U\.K\.|Britain|British|England|Europe\w*|EU|Canada|Canadian|Mexico|Mexican|India|"
+    r"Australia\w*|abroad|overseas|other\s+countries|outside\s+the\s+(?:US|U\.S\.|United\s+States)|"
+    r"international\w*|countries|Schedule\s+\d\s+of\s+the|Misuse\s+of\s+Drugs)\b"
+)
+_OTC = re.compile(
+    r"(?:over[- ]the[- ]counter|\bOTC\b|without\s+(?:a\s+|any\s+)?(?:prescription|script|Rx)|"
+    r"non-?prescription|no\s+prescription\s+(?:is\s+)?(?:needed|required|necessary)|"
+    r"off\s+the\s+shelf)",
+    re.I,
+)
+_AVAILABLE = re.compile(
+    r"\b(?:is|are|'s|remains?|be|been|also|now|still|widely)\s+(?:\w+\s+){0,2}?"
+    r"(?:available|sold|obtainable|purchas(?:ed|able)|bought)\b"
+    r"|\b(?:buy|get|purchase|pick\s+up|obtain|find)\b"
+    r"|\b(?:is|are|'s)\s+(?:an?\s+)?(?:\w+\s+)?$",
+    re.I,
+)
+_RX_ONLY = re.compile(
+    r"\b(?:requires?\s+a\s+(?:doctor's\s+|valid\s+)?prescription|prescription[- ]only|Rx[- ]only|"
+    r"only\s+(?:available\s+)?(?:by|with|on)\s+(?:a\s+)?prescription|"
+    r"(?:need|needs)\s+a\s+(?:doctor's\s+|valid\s+)?prescription|"
+    r"(?:is|are)\s+(?:only\s+)?(?:available\s+)?by\s+prescription(?:\s+only)?)\b",
+    re.I,
+)
+_THEN = re.compile(
+    r"\b(?:until|before|previously|originally|formerly|used\s+to|was|were|had\s+been)\b", re.I
+)
+_DENIED = re.compile(
+    r"\b(?:not|never|no\s+longer|isn't|aren't|can't|cannot|can\s+not|couldn't|won't|don't|"
+    r"doesn't)\b",
+    re.I,
+)
+
+
+def schedule_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    text = info.text
+    hits: list[tuple[int, str, str]] = []
+    for m in _SCHEDULE.finditer(text):
+        s = m.group("s") or m.group("c") or m.group("c2")
+        hits.append((m.start(), _ROMAN.get(s, s), m.group(0)))
+    for m in _NOT_CONTROLLED.finditer(text):
+        hits.append((m.start(), "not controlled", m.group(0)))
+    out: list[Claim] = []
+    for at, value, words in hits[:1] if len(hits) == 1 else []:
+        subject = _subject(info, at, subjects, from_context)
+        if subject is None or _OTHER_PLACE.search(text):
+            continue
+        a, _ = clause_at(text, at)
+        negated = value != "not controlled" and bool(_DENIED.search(text[a:at]))
+        out.append(_claim(info, cr, subject, kb, domain, value, words, at, negated))
+    return out
+
+
+def rx_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
+) -> list[Claim]:
+    text = info.text
+    otc = _OTC.search(text)
+    rx = _RX_ONLY.search(text)
+    if (otc is None) == (rx is None) or _OTHER_PLACE.search(text):
+        return []  # neither, or both ("OTC at 200 mg, prescription-only at 800 mg")
+    m = otc or rx
+    assert m is not None
+    a, _ = clause_at(text, m.start())
+    lead = text[a : m.start()]
+    if otc is not None and not _AVAILABLE.search(lead):
+        return []  # "an OTC decongestant", "OTC alternatives": not the drug's status
+    subject = _subject(info, m.start(), subjects, from_context)
+    if subject is None:
+        return []
+    denied = bool(_DENIED.search(lead))
+    value = "otc" if otc is not None else "rx-only"
+    return [_claim(info, cr, subject, kb, domain, value, m.group(0), m.start(), denied)]
+
+
+def _subject(info: SentenceInfo, at: int, subjects, from_context):  # type: ignore[no-untyped-def]
+    """The one drug named in the clause of the status words (before them), else the one drug
+    the sentence names, else the context's drug."""
+    base = info.sentence.start
+    a, b = clause_at(info.text, at)
+    drugs = info.mentions_of(_DRUG)
+    for lo, hi in ((a, b), (0, len(info.text))):
+        named = {eid: (m, eid) for m, eid in drugs if lo <= m.start - base < hi}
+        if len(named) == 1:
+            m, eid = next(iter(named.values()))
+            return (m, eid) if m.start - base < at else None
+        if named:
+            return None
+    if from_context and subjects:
+        return subjects[0]
+    return None
+
+
+def _claim(  # type: ignore[no-untyped-def]
+    info: SentenceInfo,
+    cr: CompiledRule,
+    subject: tuple[Mention, str],
+    kb: KnowledgeBase,
+    domain: str,
+    value: str,
+    words: str,
+    at: int,
+    negated: bool,
+) -> Claim:
+    base = info.sentence.start
+    c = base_claim(info, cr, subject, kb, domain, value, value, base + at)
+    c.negated = negated
+    frame = Frame(
+        "schedule" if cr.rule.applies_to.relation == "controlledSchedule" else "rx_status",
+        role="status",
+        trigger=words,
+        slots={"status": value},
+    )
+    frame.not_asserted = (
+        non_assertion(info.layout, info.text, at, paragraph_lead=info.layout.paragraph_lead)
+        or c.frame.not_asserted  # type: ignore[union-attr]
+    )
+    if info.dates or c.qualifiers.get("tense") == "past" or _THEN.search(info.text):
+        # "tramadol was not federally controlled before 2014": a status at another time
+        frame.missing = ("the time the status is stated for (the sentence speaks of the past)",)
+    c.frame = frame
+    return c
+
+
+__all__ = ["rx_claims", "schedule_claims"]
