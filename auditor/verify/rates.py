@@ -64,6 +64,9 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
     if not pool:
         unverifiable(claim, f"no {names} value is recorded for {first}", facts, kb)
         return
+    if frame.slots.get("extreme"):
+        _verify_extreme(claim, rule, ctx, pool, series, names, first, last)
+        return
     hits = [f for f in pool if _matches(f, claim)]
     if hits:
         support(claim, hits, kb, f"matches the {label_of(kb, hits[0].subject)} "
@@ -78,6 +81,37 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
     when = first.isoformat() if first == last else f"{first} – {last}"
     contradict(claim, pool, kb, f"the text says {q.text!r} but the {names} was "
                + "; ".join(value_text(f) for f in pool[:3]) + f" ({when})", htype, rule)  # fmt: skip
+
+
+def _verify_extreme(  # type: ignore[no-untyped-def]
+    claim: Claim, rule: Rule, ctx: Context, pool: list[Fact], series, names, first, last
+) -> None:
+    """ "Peaked at 5.25%-5.50% in 2023": the highest (or lowest) level in force or decided
+    over the dated period, of the one series the text means."""
+    kb = ctx.kb
+    if len(series) > 1:
+        unverifiable(claim, f"the text does not say which of {names} peaked", pool, kb)
+        return
+    valued = [f for f in pool if f.value is not None]
+    if not valued:
+        unverifiable(claim, f"no {names} value is recorded for {first}", pool, kb)
+        return
+    top = claim.frame is not None and claim.frame.slots.get("extreme") == "max"
+
+    def level(f: Fact) -> float:
+        v = f.value_max if f.value_max is not None and top else f.value
+        return float(v)  # type: ignore[arg-type]
+
+    best = (max if top else min)(level(f) for f in valued)
+    extreme = [f for f in valued if abs(level(f) - best) < 1e-9]
+    when = f"on {first}" if first == last else f"in {first} – {last}"
+    word = "highest" if top else "lowest"
+    if any(_matches(f, claim) for f in extreme):
+        support(claim, extreme, kb, f"the {word} {names} level {when} ({value_text(extreme[0])})")
+        return
+    contradict(claim, extreme, kb, f"the text gives {claim.quantity.text!r} as the {word} level, "  # type: ignore[union-attr]
+               f"but the {word} {names} level {when} was {value_text(extreme[0])}",
+               rule.hallucination_type, rule)  # fmt: skip
 
 
 def _announced(f: Fact) -> date | None:

@@ -95,8 +95,24 @@ def _claim(
     elif claim.date is not None and _ambiguous_date(info, q):
         missing.append("which of the sentence's dates the value belongs to")
     around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
-    if re.search(r"\b(?:peak(?:ed)?|high(?:est)?|record|trough|low(?:est)?|top)\b", around, re.I):
-        missing.append("a peak or trough over a period the text does not bound")
+    extreme = re.search(
+        r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
+        r"bottom(?:ed)?)|record)\b",
+        around,
+        re.I,
+    )
+    if extreme:
+        bounded = (
+            claim.date is not None
+            and claim.date.role == "point"
+            and frame.slots.get("date_role") in {"point", "decided"}
+            and not missing
+        )
+        if bounded and (extreme.group("max") or extreme.group("min")):
+            # "peaked at 5.25%-5.50% in 2023": the highest level over the dated period
+            frame.slots["extreme"] = "max" if extreme.group("max") else "min"
+        else:
+            missing.append("a peak or trough over a period the text does not bound")
     frame.not_asserted = (
         (
             "a dissenter's or commentator's preferred value, not the decision"
