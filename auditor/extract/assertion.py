@@ -73,7 +73,7 @@ def non_assertion(
 
     Checks the sentence's place in the document (a heading, a question) and the lead of its
     clause up to ``pos`` (``clause`` if given, else the sentence up to ``pos``)."""
-    if layout.kind == "heading":
+    if layout.kind == "heading" and not (headline(text) and not layout.question):
         return "a heading, not an assertion"
     if layout.question:
         return "a question, not an assertion"
@@ -87,6 +87,22 @@ def non_assertion(
     return None
 
 
+_HEADLINE = (
+    re.compile(  # a third-person headline verb ("Fed holds", "ECB cuts"), not "Keep the dose"
+        r"\b(?:cuts|raises|hikes|lowers|holds|keeps|leaves|lifts|trims|slashes|eases|"
+        r"(?:is|are|stands|remains)\s+(?:now\s+)?at|now\s+at)\b\s+(?:\w+\s+){0,6}?[^\s]*\d",
+        re.I,
+    )
+)
+
+
+def headline(text: str) -> bool:
+    """A news headline states what it says ("ECB cuts for the eighth time; deposit rate now at
+    2.15%", "Fed holds rates at 4.25%-4.50%"): a finite move or level verb followed by a
+    number. A title ("Where rates stand", "Maximum daily doses") is not an assertion."""
+    return bool(_HEADLINE.search(text))
+
+
 def preference(lead: str) -> bool:
     """A dissenter's or commentator's preferred value, not the decision."""
     return bool(_PREFERENCE.search(lead))
@@ -96,4 +112,4 @@ def projection(lead: str) -> bool:
     return bool(_PROJECTION.search(lead))
 
 
-__all__ = ["example_scope", "non_assertion", "preference", "projection"]
+__all__ = ["example_scope", "headline", "non_assertion", "preference", "projection"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from auditor.extract.assertion import headline
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import is_negated
@@ -93,7 +94,7 @@ _DENIED_USE = re.compile(
 def _not_asserted(info: SentenceInfo) -> str | None:
     """Headings and questions state nothing, whatever they name ("## Is Zantac still sold?")."""
     lay = info.layout
-    if lay.kind == "heading":
+    if lay.kind == "heading" and not (headline(info.text) and not lay.question):
         return "a heading, not an assertion"
     if lay.question:
         return "a question, not an assertion"

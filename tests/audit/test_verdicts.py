@@ -1044,6 +1044,24 @@ ROWS = [
         "unverifiable",
         None,
     ),
+    (
+        "headline-is-asserted",
+        "finance",
+        "2025-06-06",
+        "## ECB cuts for the eighth time; deposit rate now at 2.15%\n\nThe cut takes effect on June 11.",
+        "FIN-RATE-LEVEL",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "heading-title-not-asserted",
+        "medical",
+        "2025-06-06",
+        "## Ibuprofen: up to 3,200 mg a day\n\nThe OTC limit is lower.",
+        "MED-DOSE-MAX",
+        "unverifiable",
+        None,
+    ),
 ]
 
 
