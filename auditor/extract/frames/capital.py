@@ -28,7 +28,8 @@ _NOT_IN_GRAPH = re.compile(
     r"prompt\s+corrective|enhanced|eSLR|stress\s+capital\s+buffer|SCB|stress\s+test|P2R|P2G|"
     r"Pillar\s+2|TLAC|MREL|community\s+bank(?:\s+leverage)?|CBLR|leverage\s+ratio\s+buffer|"
     r"systemic\s+risk\s+buffer|O-SII|D-SIB|management\s+buffer|phased\s+in\s+from|"
-    r"transitional|transition\s+period|rising\s+(?:in\s+steps\s+)?to|in\s+steps|"
+    r"transitional|transition\s+period|ris(?:es|ing|e)\s+(?:in\s+steps\s+)?to|in\s+steps|"
+    r"increas(?:es|ing|e)\s+to|reach(?:es|ing)?\s+[\d.]+\s*%\s+(?:in|by)\s+20\d\d|(?<!fully\s)phas(?:e|es|ed|ing)[- ]in|phasing|step(?:s|ped)?\s+up|"
     r"insured\s+(?:bank\s+)?subsidiar\w+|depository\s+institution\s+subsidiar\w+)\b",
     re.I,
 )
@@ -49,7 +50,8 @@ _FLOOR = re.compile(
     re.I,
 )
 _LEVERAGE_WORDS = re.compile(r"\b(?:leverage|exposure\s+measure|total\s+exposure|average\s+"
-                             r"(?:total\s+)?assets|total\s+assets|off-balance)\b", re.I)  # fmt: skip
+                             r"(?:total\s+)?(?:consolidated\s+)?assets|total\s+assets|"
+                             r"off-balance)\b", re.I)  # fmt: skip
 _RANGE_WORDS = re.compile(
     r"\b(?:between|from\s+[\d.]+\s*%?\s*(?:to|-)|up\s+to|ranges?|range\s+of|as\s+high\s+as|"
     r"maximum|at\s+most|max(?:imum)?|top\s+bucket|highest|lowest|varies)\b",
@@ -105,14 +107,20 @@ def capital_claims(  # type: ignore[no-untyped-def]
             continue  # "- **Total capital (10.3%):** ...": a figure labelled, not a requirement
         triggers = (lead[-80:], tail, _column(info, q), lay.row_label, lay.label, lay.list_header,
                     *lay.headings[-1:])  # fmt: skip
-        if not any(_REQ_TRIGGER.search(t) for t in triggers if t):
+        if not any(_REQ_TRIGGER.search(t) for t in triggers if t) and not _FLOOR.search(lead):
             continue  # "CET1 (7.6%): passes": a value with no word making it a requirement
         ent = kb.entity(eid)
         is_leverage = ent is not None and (
             "leverage" in ent.label.lower() or "exposure" in str(ent.attrs.get("basis", ""))
         )
         if not is_leverage and _LEVERAGE_WORDS.search(clause + " " + lay.row_label):
-            continue  # "Tier 1 capital of at least 3% of the exposure measure": a leverage ratio
+            # "Tier 1 capital must be at least 3% of the exposure measure": a leverage ratio
+            lev = _leverage_reading(info, m, q, clause, kb)
+            if lev is None:
+                continue
+            eid = lev
+        if eid == "ratio:output-floor" and _PHASE_IN_YEAR.search(info.text):
+            continue  # "the output floor is 60% in 2025": a transitional level (RBC90)
         candidates = _candidates(eid, kb, info, m.text)
         c = base_claim(info, cr, (m, eid), kb, domain, format_quantity(q), None, q.start)
         c.quantity = q
@@ -166,6 +174,10 @@ def _requirement(
     if after:
         return after[0][0], after[0][1], "clause"  # "a 2.5% capital conservation buffer"
     before = [(m, e) for m, e in reqs if a <= m.start - base and m.end <= q.start]
+    if not before and _RELATIVE_LEAD.match(info.text[max(0, a - 40) : a]):
+        # "an output floor, under which RWA may not fall below 72.5% of ...": the relative
+        # clause's antecedent is the requirement named just before it
+        before = [(m, e) for m, e in reqs if a - 40 <= m.start - base and m.end - base <= a]
     if before:
         m, e = before[-1]
         gap = info.text[m.end - base : q.start - base]
@@ -182,6 +194,39 @@ def _requirement(
         if labelled:
             return labelled[-1][0], labelled[-1][1], "label"
     return None
+
+
+_PHASE_IN_YEAR = re.compile(r"\b202[3-7]\b")
+_RELATIVE_LEAD = re.compile(
+    r".*[\w*_)]\s*[*_]*,?\s*(?:under\s+which|by\s+which|whereby|which|that)?\s*$", re.S
+)
+_NUMERATOR = re.compile(r"^\W*(?:Tier\s*1|T1)(?:\s+capital)?\W*$", re.I)
+_EXPOSURE = re.compile(r"\b(?:total\s+)?(?:leverage\s+)?exposure(?:\s+measure)?\b", re.I)
+_AVERAGE_ASSETS = re.compile(r"\baverage\s+(?:total\s+)?(?:consolidated\s+)?assets\b", re.I)
+_OTHER_REGIME = re.compile(
+    r"\b(?:UK|U\.K\.|PRA|Britain|British|Canad\w+|OSFI|Swiss|Switzerland|FINMA|Japan\w*|"
+    r"Australia\w*|APRA|India\w*|China|Chinese)\b"
+)
+
+
+def _leverage_reading(
+    info: SentenceInfo, m: Mention, q: Quantity, clause: str, kb: KnowledgeBase
+) -> str | None:
+    """ "Tier 1 capital ... at least 3% of the exposure measure" is the leverage ratio:
+    Tier 1 named as the numerator and the exposure measure (Basel, or the US supplementary
+    ratio) or average total consolidated assets (the US Tier 1 leverage ratio) as the
+    denominator. Anything else, or another country's regime, is not read."""
+    if not _NUMERATOR.match(m.text) or _OTHER_REGIME.search(info.text):
+        return None
+    base = info.sentence.start
+    after = info.text[q.end - base : q.end - base + 60]
+    if _AVERAGE_ASSETS.search(after):
+        eid = "ratio:us-tier1-leverage-minimum"
+    elif _EXPOSURE.search(after):
+        eid = "ratio:leverage-ratio-minimum"
+    else:
+        return None
+    return eid if kb.entity(eid) is not None else None
 
 
 def _other_value_between(info: SentenceInfo, m: Mention, q: Quantity) -> bool:
