@@ -23,6 +23,7 @@ CheckType = Literal[
     "kg_quantity",
     "kg_dose",
     "kg_policy_rate",
+    "kg_rate_effective",
     "kg_requirement",
     "kg_threshold",
     "kg_relation",

@@ -106,9 +106,10 @@ def claims_for_sentence(
     refers_back = bool(_BACK_REFERENCE.match(info.text))
     other_case = domain == "legal" and names_unlinked_case(info)
     if not (info.mentions or info.quantities or info.dates or info.frequencies):
-        # nothing to bind: only a status claim about the running topic can be made
-        # ("Still widely available over the counter.")
-        rules = [cr for cr in rules if cr.rule.applies_to.object == "status"]
+        # nothing to bind: only a status claim about the running topic can be made ("Still
+        # widely available over the counter."), or a frame that reads its own value ("The cut
+        # took effect on September 18" under "### The three 2024 cuts")
+        rules = [cr for cr in rules if cr.rule.applies_to.object in {"status", "none"}]
     for cr in rules:
         kind = cr.rule.applies_to.object
         if kind in {"citation", "identifier"}:

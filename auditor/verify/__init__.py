@@ -15,7 +15,7 @@ from auditor.verify.dispensing import verify_rx_status, verify_schedule
 from auditor.verify.dose import verify_dose
 from auditor.verify.literal import verify_frequency, verify_literal
 from auditor.verify.quantity import verify_quantity
-from auditor.verify.rates import verify_rate
+from auditor.verify.rates import verify_effective, verify_rate
 from auditor.verify.relation import verify_relation, verify_status
 from auditor.verify.temporal import verify_date
 from auditor.verify.thresholds import verify_threshold
@@ -28,6 +28,7 @@ VERIFIERS: dict[str, Verifier] = {
     "kg_quantity": verify_quantity,
     "kg_dose": verify_dose,
     "kg_policy_rate": verify_rate,
+    "kg_rate_effective": verify_effective,
     "kg_requirement": verify_requirement,
     "kg_threshold": verify_threshold,
     "kg_relation": verify_relation,

@@ -114,6 +114,39 @@ def _verify_extreme(  # type: ignore[no-untyped-def]
                rule.hallucination_type, rule)  # fmt: skip
 
 
+def verify_effective(claim: Claim, rule: Rule, ctx: Context) -> None:
+    """ "The increases took effect on 21 July 2022": the day a decision took effect against the
+    series' change days. Another change day within ten days (the decision announced that
+    day and effective a few days later, or the day after) is the decision meant."""
+    kb, frame, day = ctx.kb, claim.frame, claim.date
+    if frame is None or day is None:
+        unverifiable(claim, "no effective-date frame to check")
+        return
+    series = [s for s in frame.slots.get("series", "").split("|") if s]
+    facts = [f for s in series for f in kb.facts_about(s, "policyRate") if f.valid_from]
+    names = " / ".join(label_of(kb, s) for s in series)
+    if not facts:
+        unverifiable(
+            claim, f"the graph has no policy-rate series for {label_of(kb, claim.subject)}"
+        )
+        return
+    d = day.first
+    exact = [f for f in facts if f.valid_from == d]
+    if exact:
+        support(claim, exact, kb, f"a {names} change took effect on {d}")
+        return
+    near = [f for f in facts if abs((f.valid_from - d).days) <= 10]  # type: ignore[operator]
+    if not near:
+        unverifiable(claim, f"the graph records no {names} change within ten days of {d}",
+                     facts[-1:], kb)  # fmt: skip
+        return
+    f = min(near, key=lambda x: abs((x.valid_from - d).days))  # type: ignore[operator]
+    said = _announced(f)
+    how = f" (announced {said})" if said and said != f.valid_from else ""
+    contradict(claim, [f], kb, f"the text says the change took effect on {d}, but the {names} "
+               f"change{how} took effect on {f.valid_from}", "wrong_date", rule)  # fmt: skip
+
+
 def _announced(f: Fact) -> date | None:
     a = f.qualifiers.get("announced")
     return date.fromisoformat(a) if a else f.valid_from
@@ -169,4 +202,4 @@ def _matches(f: Fact, c: Claim) -> bool:
     return close(q.value, lo) or close(q.value, hi) or lo - 1e-9 <= q.value <= hi + 1e-9
 
 
-__all__ = ["verify_rate"]
+__all__ = ["verify_effective", "verify_rate"]

@@ -8,6 +8,7 @@ from auditor.extract.frames.authority import authority_claims
 from auditor.extract.frames.capital import capital_claims
 from auditor.extract.frames.dispensing import rx_claims, schedule_claims
 from auditor.extract.frames.dose import dose_claims
+from auditor.extract.frames.effective import effective_claims
 from auditor.extract.frames.moves import move_claims
 from auditor.extract.frames.rates import rate_claims
 from auditor.extract.frames.thresholds import threshold_claims
@@ -17,6 +18,7 @@ FRAME_BUILDERS = {
     "maxDose:quantity": dose_claims,
     "policyRate:quantity": rate_claims,
     "policyRate:none": move_claims,
+    "rateEffective:none": effective_claims,
     "minimumRatio:quantity": capital_claims,
     "reportingThreshold:quantity": threshold_claims,
     "overruledBy:status": authority_claims,

@@ -27,7 +27,7 @@ from knowledge_graphs.store import KnowledgeBase
 
 _SERIES = frozenset({"PolicyRate"})
 _BANK = frozenset({"CentralBank"})
-_ISSUERS = _SERIES | _BANK
+ISSUERS = _SERIES | _BANK
 _AFTER_SERIES = re.compile(r"^[\s*_]*\(?\s*(?:the\s+|its\s+|a\s+|for\s+the\s+)?$", re.I)
 _PREVIOUS = re.compile(
     r"\b(?:from|down\s+from|up\s+from|previously|formerly|before)\s+(?:its\s+|the\s+|a\s+)?[*_]*$",
@@ -191,9 +191,9 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
             found = [d for d in find_dates(text) if d.role != "current"]
             if found:
                 return found[0]
-    year = _single_year(lay.headings)
+    year = single_year(lay.headings)
     for text in [*places[:3], lay.label]:
-        if text and year and (d := _month_day(text, year)):
+        if text and year and (d := month_day(text, year)):
             return d  # "- December 19: to ..." under "**2018 — four hikes**"
     for text in reversed(lay.headings):
         found = [d for d in find_dates(text) if d.role != "current"]
@@ -208,12 +208,12 @@ _MONTH_DAY = re.compile(
 )
 
 
-def _single_year(headings: tuple[str, ...]) -> int | None:
+def single_year(headings: tuple[str, ...]) -> int | None:
     years = {int(y) for h in headings[-1:] for y in re.findall(r"\b(19\d\d|20\d\d)\b", h)}
     return years.pop() if len(years) == 1 else None
 
 
-def _month_day(text: str, year: int) -> DateRef | None:
+def month_day(text: str, year: int) -> DateRef | None:
     m = _MONTH_DAY.search(text)
     if m is None:
         return None
@@ -244,22 +244,22 @@ def _bind(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignor
     tail = text[q.end - base : q.end - base + 40]
     if fw.BLOCKER.match(tail.strip(" *_")) or re.match(r"^[\s*_]*(?:of|in)\s+(?:GDP|the\s+)", tail):
         return None  # "2% inflation", "2 percent goal", "3% of GDP"
-    issuers = [(m, e) for m, e in info.mentions_of(_ISSUERS)]
+    issuers = [(m, e) for m, e in info.mentions_of(ISSUERS)]
     named_after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 6
                    and re.match(r"^[\s*_]*\($", text[q.end - base : m.start - base])]  # fmt: skip
     if named_after and named_after[0][0].of_type(_SERIES):
-        return _series_of(*named_after[0], kb, "clause")  # "2.15% (MRO)"
+        return series_of(*named_after[0], kb, "clause")  # "2.15% (MRO)"
     before = [(m, e) for m, e in issuers if a <= m.start - base and m.end <= q.start]
     if before:
         m, e = before[-1]
         gap = text[m.end - base : q.start - base]
         if len(gap) <= _MAX_GAP and not fw.BLOCKER.search(gap) and _governs(m, e, gap, kb):
-            return _series_of(m, e, kb, "clause")
+            return series_of(m, e, kb, "clause")
     after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 25 and
              _AFTER_SERIES.match(text[q.end - base : m.start - base])]  # fmt: skip
     if after and after[0][0].of_type(_SERIES):
         m, e = after[0]
-        return _series_of(m, e, kb, "clause")  # "a 4.00% deposit facility rate"
+        return series_of(m, e, kb, "clause")  # "a 4.00% deposit facility rate"
     return _structural(info, q, kb, issuers, subjects, from_context)
 
 
@@ -283,7 +283,7 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
             return None  # "| Interest on reserve balances (IORB) | 4.90% |"
         row = [(m, e) for m, e in issuers if lay.cell_index(m.start) == 0]
         if row:
-            return _series_of(*row[0], kb, "row")
+            return series_of(*row[0], kb, "row")
         named = _series_named_in(column, kb)
         if named is not None:  # "| Decision | Effective | Move | New deposit rate |"
             return _Series(Mention(q.start, q.end, column, (named,), ("PolicyRate",)), named,
@@ -293,22 +293,22 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
             return None
         labelled = [(m, e) for m, e in issuers if m.end <= lay.label_end]
         if labelled:
-            return _series_of(*labelled[-1], kb, "label")
+            return series_of(*labelled[-1], kb, "label")
     for mentions in info.heading_mentions[:1]:
         series = [(m, e) for m in mentions if (e := m.of_type(_SERIES))]
         if len({e for _, e in series}) == 1 and not fw.BLOCKER.search(info.text):
-            return _series_of(*series[0], kb, "heading")
+            return series_of(*series[0], kb, "heading")
     if from_context and subjects and (fw.move_of(lead) or fw.RATE_NOUN.search(lead)):
         m, e = subjects[0]
-        if m.of_type(_ISSUERS):
-            return _series_of(m, e, kb, "context")
+        if m.of_type(ISSUERS):
+            return series_of(m, e, kb, "context")
     topic = _document_issuer(info)
     if topic is not None and _speaks_of_rates(info, q, lead):
-        return _series_of(*topic, kb, "heading")  # "- December 19: to 2-1/2 to 2-3/4 percent"
+        return series_of(*topic, kb, "heading")  # "- December 19: to 2-1/2 to 2-3/4 percent"
     if lay.kind in {"list_item", "table_row"} and _speaks_of_rates(info, q, lead):
         topic = _text_issuer(info, kb)
         if topic is not None:  # a list of decisions in a text about one bank's one rate
-            return _series_of(*topic, kb, "document")
+            return series_of(*topic, kb, "document")
     return None
 
 
@@ -316,11 +316,11 @@ def _text_issuer(info: SentenceInfo, kb: KnowledgeBase) -> tuple[Mention, str] |
     """The one rate series a whole text speaks of, named before this line: every central bank
     or series it mentions stands for the same series (the Fed, the FOMC, the federal funds
     rate). A text that names two banks, or the ECB's three rates, has no such topic."""
-    found = [(m, e) for m in info.document_mentions if (e := m.of_type(_ISSUERS))]
+    found = [(m, e) for m in info.document_mentions if (e := m.of_type(ISSUERS))]
     if not found or found[0][0].start >= info.sentence.start:
         return None
     first = {e: m for m, e in reversed(found)}  # one lookup per entity, not per mention
-    series = {_series_of(m, e, kb, "document").series for e, m in first.items()}
+    series = {series_of(m, e, kb, "document").series for e, m in first.items()}
     if len(series) != 1 or len(next(iter(series))) != 1:
         return None
     return found[0]
@@ -351,7 +351,7 @@ def _series_named_in(text: str, kb: KnowledgeBase) -> str | None:
 def _document_issuer(info: SentenceInfo) -> tuple[Mention, str] | None:
     """The one central bank (or rate series) the headings above are about."""
     found = [(m, e) for mentions in info.heading_mentions for m in mentions
-             if (e := m.of_type(_ISSUERS))]  # fmt: skip
+             if (e := m.of_type(ISSUERS))]  # fmt: skip
     return found[0] if len({e for _, e in found}) == 1 else None
 
 
@@ -367,7 +367,7 @@ def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
     return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
 
 
-def _series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
+def series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
     ent = kb.entity(eid)
     if ent is not None and ent.type == "PolicyRate":
         return _Series(m, eid, (eid,), source)
@@ -377,4 +377,4 @@ def _series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
     return _Series(m, eid, series, source)
 
 
-__all__ = ["rate_claims"]
+__all__ = ["ISSUERS", "month_day", "rate_claims", "series_of", "single_year"]
