@@ -1152,6 +1152,42 @@ ROWS = [
         "contradicted",
         "wrong_date",
     ),
+    (
+        "threshold-by-cfr-paragraph",
+        "finance",
+        "2025-09-01",
+        "Under 31 CFR 1010.410(f) this applies to transmittals of $1,000 or more.",
+        "FIN-THRESHOLD",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "threshold-cfr-after-value",
+        "finance",
+        "2025-09-01",
+        "Banks must keep records for transfers of $3,000 or more (31 CFR 1010.410(e) and 1020.410(a)).",
+        "FIN-THRESHOLD",
+        "supported",
+        None,
+    ),
+    (
+        "threshold-cfr-section-only",
+        "finance",
+        "2025-09-01",
+        "Under 31 CFR 1010.410 this applies to transmittals of $1,000 or more.",
+        "FIN-THRESHOLD",
+        None,
+        None,
+    ),
+    (
+        "threshold-by-column-header",
+        "finance",
+        "2025-09-01",
+        "| | **FBAR** (FinCEN Form 114) | **Form 8938** (FATCA) |\n|---|---|---|\n| Threshold | Combined value of foreign accounts exceeds **$50,000** at any time in the year | more than $50,000 on the last day of the year |",
+        "FIN-THRESHOLD",
+        "contradicted",
+        "numeric_error",
+    ),
 ]
 
 

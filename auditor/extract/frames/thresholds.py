@@ -20,6 +20,7 @@ from auditor.extract.claim_base import DENIED_VALUE, base_claim, format_quantity
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import finance_words as fw
 from auditor.extract.frames.common import value_clause
+from auditor.memo import IdentityCache
 from auditor.types import Claim, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -143,6 +144,17 @@ def _obligation(
         row = [(m, e) for m, e in obligations if lay.cell_index(m.start) == 0]
         if row:
             return row[0][0], row[0][1], "row"
+        column = lay.column_at(q.start)
+        named = _named_in(column, kb)
+        if named is not None:  # "| | **FBAR** (FinCEN Form 114) | **Form 8938** |"
+            return (
+                Mention(q.start, q.end, column, (named,), ("ReportingObligation",)),
+                named,
+                "column",
+            )
+    cited = _cited(info, q, kb, text_of=info.text[a:b])
+    if cited is not None:  # "Under 31 CFR 1010.410(f) this applies to transmittals of ..."
+        return cited
     if lay.label_end is not None:
         labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
         if labelled:
@@ -152,6 +164,72 @@ def _obligation(
         if len({e for _, e in found}) == 1:
             return found[0][0], found[0][1], "heading"
     return None
+
+
+_CFR = re.compile(
+    r"\b(?P<title>\d{1,2})\s+C\.?\s?F\.?\s?R\.?\s+(?:§+\s*)?(?P<sec>\d+\.\d+)(?P<par>(?:\([a-z0-9]+\))*)"
+    r"|(?<=\sand\s)(?P<sec2>\d{4}\.\d+)(?P<par2>(?:\([a-z0-9]+\))*)",
+    re.I,
+)
+_SECTIONS: IdentityCache[dict[str, set[str]]] = IdentityCache()
+
+
+def _sections(kb: KnowledgeBase) -> dict[str, set[str]]:
+    """Each obligation's legal basis as "31 CFR 1010.410(f)"-style keys → obligation ids."""
+
+    def build() -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for f in kb.facts:
+            if f.predicate == "legalBasis" and f.subject.startswith("obligation:") and f.literal:
+                for key in _cfr_keys(f.literal):
+                    out.setdefault(key, set()).add(f.subject)
+        return out
+
+    return _SECTIONS.get((kb,), build)
+
+
+def _cfr_keys(text: str) -> list[str]:
+    keys, title = [], None
+    for m in _CFR.finditer(text):
+        if m.group("title"):
+            title = m.group("title")
+            keys.append(f"{title} CFR {m.group('sec')}{(m.group('par') or '').lower()}")
+        elif title:
+            keys.append(f"{title} CFR {m.group('sec2')}{(m.group('par2') or '').lower()}")
+    return keys
+
+
+def _cited(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase, text_of: str
+) -> tuple[Mention, str, str] | None:
+    """The obligation whose legal basis is the CFR section and paragraph the value's clause
+    (or sentence) cites; a section cited without its paragraph, or one shared by two
+    obligations, names none."""
+    index = _sections(kb)
+    for text in (text_of, info.text):
+        found = {o for key in _cfr_keys(text) for o in index.get(key, ())}
+        if len(found) == 1:
+            eid = next(iter(found))
+            cite = _CFR.search(text)
+            name = cite.group(0) if cite else eid
+            return Mention(q.start, q.end, name, (eid,), ("ReportingObligation",)), eid, "citation"
+        if found:
+            return None
+    return None
+
+
+def _named_in(text: str, kb: KnowledgeBase) -> str | None:
+    """The one obligation whose name or alias occurs (as words) in a column header."""
+    if not text:
+        return None
+    low = f" {re.sub(r'[^a-z0-9$,.]+', ' ', text.lower())} "
+    found = {
+        e.id
+        for e in kb.entities_of_type("ReportingObligation")
+        for n in e.names()
+        if len(n) >= 3 and f" {re.sub(r'[^a-z0-9$,.]+', ' ', n.lower()).strip()} " in low
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _institution(clause: str) -> str | None:
