@@ -1188,6 +1188,42 @@ ROWS = [
         "contradicted",
         "numeric_error",
     ),
+    (
+        "frequency-rivaroxaban-20-twice",
+        "medical",
+        "2025-09-01",
+        "Rivaroxaban for atrial fibrillation: 20 mg twice daily with food.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "frequency-rivaroxaban-renal-once",
+        "medical",
+        "2025-09-01",
+        "Xarelto 15 mg once daily if CrCl is 15-50 mL/min.",
+        "MED-DOSE-FREQ",
+        "supported",
+        None,
+    ),
+    (
+        "frequency-sildenafil-twice",
+        "medical",
+        "2025-09-01",
+        "Sildenafil: you can take it up to twice a day if needed.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "frequency-revatio-tid",
+        "medical",
+        "2025-09-01",
+        "Revatio is 20 mg three times a day.",
+        "MED-DOSE-FREQ",
+        "supported",
+        None,
+    ),
 ]
 
 
