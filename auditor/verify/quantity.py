@@ -207,6 +207,15 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
             held = [f for _, f, _ in moves] or [f for f in facts if valid_during(f, first, last)]
             support(claim, held, kb, f"the rate did not move {want} in that period")
         return
+    size = claim.qualifiers.get("size_bp")
+    if hits and size is not None and len({(f.valid_from, f.subject) for f in hits}) <= 3:
+        sizes = {round(_step(f, prev)) for moved, f, prev in moves if moved == want}
+        single = len({f.valid_from for f in hits}) == 1
+        if single and round(float(size)) not in sizes:
+            contradict(claim, hits, kb, f"the text says the rate moved {want} by {size} bp, but "
+                       f"the move was {' / '.join(f'{s} bp' for s in sorted(sizes))}",
+                       "numeric_error", rule)  # fmt: skip
+            return
     if hits:
         support(claim, hits, kb, f"the rate moved {want} in that period")
     elif moves:
@@ -232,6 +241,13 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
         support(
             claim, [f for f in facts if valid_during(f, first, last)], kb, "the rate did not change"
         )
+
+
+def _step(f: Fact, prev: Fact) -> float:
+    """A move's size in basis points, on the upper bound of a range."""
+    a = prev.value_max if prev.value_max is not None else prev.value
+    b = f.value_max if f.value_max is not None else f.value
+    return abs(float(b or 0) - float(a or 0)) * 100
 
 
 _INCLUDING = re.compile(r"\b(?:includ\w*|incl\.?|plus|on top of|with(?:out)?)\b|\+", re.I)

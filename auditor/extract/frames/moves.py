@@ -41,7 +41,7 @@ _NOUN_BEFORE = re.compile(
 _RATE_OBJECT = re.compile(
     r"^\s*(?:(?:all\s+three\s+of\s+)?(?:its|the|their|interest|policy|key|benchmark|official|"
     r"short-term|three)\s+)*(?:(?:key\s+)?(?:interest\s+)?rates?|(?:target\s+)?range|"
-    r"federal\s+funds\s+rate|fed\s+funds\s+rate|deposit\s+(?:facility\s+)?rate)\b"
+    r"(?:federal|fed)\s+funds\s+(?:target\s+)?(?:rate|range)|deposit\s+(?:facility\s+)?rate)\b"
     r"|^\s*(?:by|to)\s+[\d.¼½¾/-]+\s*(?:basis\s+points?|bps?|percentage\s+points?|%|percent)",
     re.I,
 )
@@ -92,6 +92,9 @@ def move_claims(  # type: ignore[no-untyped-def]
             continue  # a hold is read from the levels stated with it, not from the verb
         c = base_claim(info, cr, subject, kb, domain, direction, None, m.start())
         c.qualifiers["direction"] = direction
+        size = move_size(m.group("obj"))
+        if size is not None:  # "raised the target range by 50 basis points"
+            c.qualifiers["size_bp"] = f"{size:g}"
         c.date = dates[0]
         c.negated = bool(_DENIED.search(text[:verb_at]))  # "The Fed did not raise rates in 2020"
         frame = Frame("rate_move", role=direction, trigger=m.group("verb"))
@@ -116,9 +119,38 @@ def move_claims(  # type: ignore[no-untyped-def]
     return out
 
 
+_SIZE = re.compile(
+    r"\bby\s+(?:a\s+|another\s+|a\s+further\s+|a\s+total\s+of\s+)?(?:"
+    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<u>basis\s+points?|bps?\b|percentage\s+points?|"
+    r"(?:%|percent)(?!\s*(?:to|-)))|(?P<f>1/4|1/2|3/4|¼|½|¾)\s+(?:of\s+a\s+)?percentage\s+point|(?P<w>half\s+a|a\s+quarter(?:\s+of\s+a)?|quarter(?:\s+of\s+a)?|"
+    r"three[- ]quarters\s+of\s+a)\s+(?:percentage\s+)?point)",
+    re.I,
+)
+_WORD_SIZE = {"half": 50.0, "a quarter": 25.0, "quarter": 25.0, "three": 75.0}
+
+
+def move_size(text: str) -> float | None:
+    """The size of a move in basis points: "by 50 basis points", "by 0.25 percentage point",
+    "by half a percentage point"; None when the text gives none (a cumulative "by 425 bp in
+    2022" is read as stated: the verifier compares it only with a single move)."""
+    m = _SIZE.search(text)
+    if m is None:
+        return None
+    if m.group("f"):
+        return {"1/4": 25.0, "¼": 25.0, "1/2": 50.0, "½": 50.0, "3/4": 75.0, "¾": 75.0}[
+            m.group("f")
+        ]
+    if m.group("w"):
+        w = m.group("w").lower()
+        return next(v for k, v in _WORD_SIZE.items() if w.startswith(k))
+    n = float(m.group("n"))
+    unit = m.group("u").lower()
+    return n if unit.startswith("b") else n * 100
+
+
 def _dates_clause(text: str, d, base: int, a: int) -> bool:  # type: ignore[no-untyped-def]
     """A date in the sentence's lead-in ("On 5 June 2014, the ECB cut ...")."""
     return d.start - base < a and not re.search(r"[.;]", text[d.end - base : a])
 
 
-__all__ = ["move_claims"]
+__all__ = ["move_claims", "move_size"]
