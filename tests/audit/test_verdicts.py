@@ -1269,6 +1269,24 @@ ROWS = [
         "supported",
         None,
     ),
+    (
+        "schedule-class-word-not-a-drug",
+        "medical",
+        "2025-09-01",
+        "Alprazolam is a C-IV benzodiazepine.",
+        "MED-SCHEDULE",
+        "supported",
+        None,
+    ),
+    (
+        "rx-not-an-otc-drug",
+        "medical",
+        "2025-09-01",
+        "Amoxicillin is not an over-the-counter drug.",
+        "MED-RX-STATUS",
+        "supported",
+        None,
+    ),
 ]
 
 

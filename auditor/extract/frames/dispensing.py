@@ -15,6 +15,7 @@ import re
 
 from auditor.extract.assertion import non_assertion
 from auditor.extract.claim_base import base_claim
+from auditor.extract.classlike import is_class_mention
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.types import Claim, Frame, Mention
@@ -54,7 +55,7 @@ _AVAILABLE = re.compile(
     r"\b(?:is|are|'s|remains?|be|been|also|now|still|widely)\s+(?:\w+\s+){0,2}?"
     r"(?:available|sold|obtainable|purchas(?:ed|able)|bought)\b"
     r"|\b(?:buy|get|purchase|pick\s+up|obtain|find)\b"
-    r"|\b(?:is|are|'s)\s+(?:an?\s+)?(?:\w+\s+)?$",
+    r"|\b(?:is|are|'s)\s+(?:not\s+|never\s+)?(?:an?\s+)?(?:\w+\s+)?$",
     re.I,
 )
 _RX_ONLY = re.compile(
@@ -86,7 +87,7 @@ def schedule_claims(  # type: ignore[no-untyped-def]
         hits.append((m.start(), "not controlled", m.group(0)))
     out: list[Claim] = []
     for at, value, words in hits[:1] if len(hits) == 1 else []:
-        subject = _subject(info, at, subjects, from_context)
+        subject = _subject(info, at, subjects, from_context, kb)
         if subject is None or _OTHER_PLACE.search(text):
             continue
         a, _ = clause_at(text, at)
@@ -109,7 +110,7 @@ def rx_claims(  # type: ignore[no-untyped-def]
     lead = text[a : m.start()]
     if otc is not None and not _AVAILABLE.search(lead):
         return []  # "an OTC decongestant", "OTC alternatives": not the drug's status
-    subject = _subject(info, m.start(), subjects, from_context)
+    subject = _subject(info, m.start(), subjects, from_context, kb)
     if subject is None:
         return []
     denied = bool(_DENIED.search(lead))
@@ -117,12 +118,13 @@ def rx_claims(  # type: ignore[no-untyped-def]
     return [_claim(info, cr, subject, kb, domain, value, m.group(0), m.start(), denied)]
 
 
-def _subject(info: SentenceInfo, at: int, subjects, from_context):  # type: ignore[no-untyped-def]
+def _subject(info: SentenceInfo, at: int, subjects, from_context, kb: KnowledgeBase):  # type: ignore[no-untyped-def]
     """The one drug named in the clause of the status words (before them), else the one drug
     the sentence names, else the context's drug."""
     base = info.sentence.start
     a, b = clause_at(info.text, at)
-    drugs = info.mentions_of(_DRUG)
+    # "a Schedule II opioid", "a C-IV benzodiazepine": a class word is not a second drug
+    drugs = [(m, e) for m, e in info.mentions_of(_DRUG) if not is_class_mention(m, kb)]
     for lo, hi in ((a, b), (0, len(info.text))):
         named = {eid: (m, eid) for m, eid in drugs if lo <= m.start - base < hi}
         if len(named) == 1:
