@@ -1287,6 +1287,24 @@ ROWS = [
         "supported",
         None,
     ),
+    (
+        "washout-table-row-header-drug",
+        "medical",
+        "2025-09-01",
+        "| Antidepressant stopped | Wait before starting an MAOI |\n|---|---|\n| Fluoxetine | 2 weeks |",
+        "MED-WASHOUT",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "washout-table-row-started",
+        "medical",
+        "2025-09-01",
+        "| Drug started | Wait after stopping an MAOI |\n|---|---|\n| Sertraline | 14 days |",
+        "MED-WASHOUT",
+        "supported",
+        None,
+    ),
 ]
 
 

@@ -22,6 +22,7 @@ import re
 from auditor.extract.assertion import non_assertion
 from auditor.extract.claim_base import base_claim
 from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.memo import IdentityCache
 from auditor.types import Claim, Frame, Mention
 from knowledge_graphs.store import KnowledgeBase
 
@@ -90,6 +91,8 @@ def washout_claims(  # type: ignore[no-untyped-def]
     text = info.text
     base = info.sentence.start
     spans = [m for m in _DURATION.finditer(text)]
+    if spans and info.layout.kind == "table_row":
+        return _table_claims(info, cr, kb, domain, spans)
     if not spans or not _TRIGGER.search(text):
         return []
     drugs = info.mentions_of(_DRUGS)
@@ -153,6 +156,91 @@ def washout_claims(  # type: ignore[no-untyped-def]
         c.frame = frame
         out.append(c)
     return out
+
+
+def _table_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, kb: KnowledgeBase, domain: str, spans
+) -> list[Claim]:
+    """ "| Antidepressant stopped | Wait before starting an MAOI |" / "| Sertraline | 14 days |":
+    the row's drug and the drug or class the interval's column header names, the direction
+    from the header's words."""
+    lay = info.layout
+    base = info.sentence.start
+    row = {e: (m, e) for m, e in info.mentions_of(_DRUGS) if lay.cell_index(m.start) == 0}
+    if len(row) != 1 or len(spans) != 1:
+        return []
+    m = spans[0]
+    if _not_a_wait(info.text, m):
+        return []
+    header = lay.column_at(base + m.start())
+    if not _TRIGGER.search(header):
+        return []
+    other = _named_in_header(header, kb)
+    if other is None:
+        return []
+    eid, name, at = other
+    ((rm, re_),) = row.values()
+    if re_ == eid:
+        return []
+    lead = header[:at]
+    if _STARTED_BEFORE.search(lead):
+        stop, start = (rm, re_), eid
+    elif _STOPPED_BEFORE.search(lead):
+        stop, start = None, re_
+    else:
+        return []
+    n = m.group("n").lower()
+    value = float(_WORDS.get(n, 0) or n)
+    unit = _unit(m.group("u"))
+    if stop is None:  # "| Wait after stopping an MAOI |": the row's drug is started
+        mention = Mention(rm.start, rm.end, name, (eid,), ("DrugClass",))
+        c = base_claim(info, cr, (mention, eid), kb, domain, start, rm.text, base + m.start())
+    else:
+        ent = kb.entity(start)
+        c = base_claim(info, cr, stop, kb, domain, start, ent.label if ent else name,
+                       base + m.start())  # fmt: skip
+    c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
+    c.qualifiers["interval_hours"] = f"{value * UNIT_HOURS[unit]:g}"
+    frame = Frame("washout", role="minimum", trigger=header, slots={"interval": m.group(0)})
+    frame.not_asserted = c.frame.not_asserted  # type: ignore[union-attr]
+    c.frame = frame
+    return [c]
+
+
+_NAMES: IdentityCache[dict[str, tuple[str, str]]] = IdentityCache()
+
+
+def _names(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
+    """Lower-cased drug and drug-class names → (entity, type), built once per graph."""
+
+    def build() -> dict[str, tuple[str, str]]:
+        out: dict[str, tuple[str, str]] = {}
+        for type_ in ("Drug", "DrugClass"):  # a class name wins over a same-named drug
+            for e in kb.entities_of_type(type_):
+                for n in e.names():
+                    if len(n) >= 4:
+                        out[n.lower()] = (e.id, type_)
+        return out
+
+    return _NAMES.get((kb,), build)
+
+
+def _named_in_header(header: str, kb: KnowledgeBase) -> tuple[str, str, int] | None:
+    """The one drug or drug class a column header names: (entity, name, position)."""
+    names = _names(kb)
+    words = [(w.group(0).lower(), w.start()) for w in re.finditer(r"[\w/-]+", header)]
+    found: dict[str, tuple[str, int]] = {}
+    for i in range(len(words)):
+        for j in range(min(len(words), i + 5), i, -1):
+            phrase = " ".join(w for w, _ in words[i:j])
+            hit = names.get(phrase)
+            if hit is not None:
+                found.setdefault(hit[0], (phrase, words[i][1]))
+                break
+    if len(found) != 1:
+        return None
+    eid, (name, at) = next(iter(found.items()))
+    return eid, name, at
 
 
 def _not_a_wait(text: str, m: re.Match[str]) -> bool:
