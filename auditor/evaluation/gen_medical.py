@@ -73,12 +73,13 @@ def makers(kb: KnowledgeBase, rng: random.Random) -> tuple[list[tuple[str, Maker
         and f.qualifiers.get("kind") == "label_maximum"
         and not f.qualifiers.get("product")
         and not f.qualifiers.get("indication")
+        and not f.qualifiers.get("co_medication")
         and f.value
         and f.value >= 1
     ]
     by_drug: dict[str, list[Fact]] = {}
     for f in kb.facts:
-        if f.predicate == "maxDose":
+        if f.predicate == "maxDose" and not f.qualifiers.get("co_medication"):
             by_drug.setdefault(f.subject, []).append(f)
     inter = [
         f for f in kb.facts if f.predicate == "interactsWith" and not f.qualifiers.get("via_class")

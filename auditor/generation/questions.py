@@ -149,7 +149,13 @@ def held_out_questions(
         for predicate, quota in _quotas(SHARES.get(domain, {}), per_domain).items():
             rng = random.Random(f"{seed}:{domain}:{predicate}")
             facts = sorted(
-                (f for f in kb.facts_with(predicate) if f.domain == domain and f.valid_at(day)),
+                (
+                    f
+                    for f in kb.facts_with(predicate)
+                    if f.domain == domain
+                    and f.valid_at(day)
+                    and not f.qualifiers.get("co_medication")
+                ),
                 key=lambda f: f.id,
             )
             rng.shuffle(facts)

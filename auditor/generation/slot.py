@@ -208,6 +208,7 @@ def _dose_focus(facts: list[Fact], question: str) -> list[Fact]:
     """Of several doses, those whose period the question names (per day / week / dose), and
     the label maxima rather than usual ranges when it asks for a maximum; all of them when
     the question says nothing that tells them apart."""
+    facts = [f for f in facts if not f.qualifiers.get("co_medication")]  # not the drug's own
     doses = [f for f in facts if f.predicate == "maxDose"]
     if len(doses) < 2:
         return facts

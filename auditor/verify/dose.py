@@ -198,7 +198,9 @@ def _denied(claim: Claim, rule: Rule, ctx: Context, hits: list[Fact], pool: list
 def _comparable(facts: list[Fact], slots: dict[str, str], claim: Claim) -> tuple[list[Fact], str]:
     """The facts whose qualifiers agree with the frame, and (if none) the slot that excluded
     them, for the reason."""
-    pool = facts
+    # a cap the label sets only with another drug is compared only with a dose the text
+    # conditions on that drug
+    pool = [f for f in facts if slots.get("condition") or not f.qualifiers.get("co_medication")]
     checks = (
         ("population", _population_ok, lambda v: _population_words(v)),
         ("status", _status_ok, lambda v: "over-the-counter use" if v == "otc" else "prescription use"),
@@ -341,8 +343,17 @@ def _strength_ok(f: Fact, want: str) -> bool:
 
 
 def _condition_ok(f: Fact, want: str) -> bool:
+    """ "with Verapamil", "If you take amlodipine": every drug named is one the fact's
+    co-medication (or other qualifier wording) names."""
     text = " ".join(str(v) for v in f.qualifiers.values() if v).lower()
-    return all(name.strip().lower() in text for name in want.removeprefix("with ").split(","))
+    names = _CONDITION_LEAD.sub("", want).split(",")
+    return all(name.strip().lower() in text for name in names if name.strip())
+
+
+_CONDITION_LEAD = re.compile(
+    r"^\s*(?:with|if\s+(?:you(?:'re|\s+are)?\s+)?(?:also\s+)?(?:take|taking|tak\w+|using|on))\s+",
+    re.I,
+)
 
 
 def _period_ok(f: Fact, period: str | None) -> bool:

@@ -68,6 +68,9 @@ class DoseIn(Sourced):
     product: str | None = None
     kind: Literal["label_maximum", "usual_range", "individualized"] = "label_maximum"
     note: str | None = None
+    # a cap the label sets only with these co-medications ("do not exceed 20 mg with
+    # amlodipine"): never a maximum for the drug alone
+    with_drugs: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _check(self) -> DoseIn:

@@ -234,6 +234,7 @@ def _add_doses(g: GraphBuilder, r: DrugResolver) -> None:
             "product": d.product,
             "kind": d.kind,
             "note": d.note,
+            "co_medication": ", ".join(d.with_drugs) or None,
         }
         if d.kind == "usual_range":
             g.fact(

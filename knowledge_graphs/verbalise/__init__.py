@@ -44,8 +44,8 @@ def verbalise(facts: Iterable[Fact], entities: Mapping[str, Entity]) -> list[Ver
     out: list[Verbalisation] = []
     for f in sorted(facts, key=lambda f: f.id):
         template = TEMPLATES.get(f.predicate)
-        if template is None:
-            continue
+        if template is None or f.qualifiers.get("co_medication"):
+            continue  # a cap that holds only with another drug is not the drug's own fact
         for prompt, completion, key in template(f, names):
             kind = "qa" if prompt.startswith("Q: ") else "statement"
             out.append(Verbalisation(f.id, f.predicate, kind, prompt, completion, key))

@@ -24,7 +24,14 @@ from knowledge_graphs.store import KnowledgeBase
 _DRUG = frozenset({"Drug"})
 _LAB = re.compile(r"\s+(?:clearance|levels?|concentrations?)\b", re.I)
 _OF = re.compile(r"\s*(?:per\s+\w+\s+)?(?:of|for)?\s*(?:the\s+)?", re.I)
+_BRACKET_OPEN = re.compile(r"\s*[(\[]\s*")
 _LIST_GAP = re.compile(r"\s*(?:,|/|and|or|&|,\s*(?:and|or))\s*", re.I)
+
+_COMED_COLUMN = re.compile(  # "| Interacting drug | Recommendation |": the rows are co-medications
+    r"\b(?:interact\w*|co-?medications?|concomitant|combined\s+with|taken\s+with|other\s+drugs?|"
+    r"with\s+(?:this|these)\s+drugs?)\b",
+    re.I,
+)
 
 Pair = tuple[Mention, str]
 
@@ -47,15 +54,25 @@ def bind_subject(  # type: ignore[no-untyped-def]
     drugs = [(m, e) for m, e in info.mentions_of(_DRUG) if not _LAB.match(_after(info, m))]
     singles = [(m, e) for m, e in drugs if not is_class_mention(m, kb)]
     in_clause = [(m, e) for m, e in singles if a <= m.start - base < b]
-    conditions = [_label(kb, e, m) for m, e in in_clause if _conditioned(info, m, a)]
+    conditioned = [(m, e) for m, e in in_clause if _conditioned(info, m, a)]
     own = [(m, e) for m, e in in_clause if not _conditioned(info, m, a)]
+    lay = info.layout
+    if (
+        lay.kind == "table_row"
+        and lay.columns
+        and _COMED_COLUMN.search(lay.columns[0])
+        and lay.cell_index(q.start) not in (None, 0)
+    ):
+        # "| Interacting drug | Recommendation |" / "| Clarithromycin | Do not exceed 20 mg |"
+        # under "## Atorvastatin": the heading's drug, limited with the row's drugs
+        return _row_subject(info, q, singles, kb)
     binding = _pick(info, q, own, singles, a, kb)
     if binding.subject is None:
         binding = _structural(info, q, singles, kb, subjects, from_context)
     if binding.subject is None:
         return binding
     subject_id = binding.subject[1]
-    lay = info.layout
+    conditions = [_label(kb, e, m) for m, e in conditioned if e != subject_id]
     scope = [(m, e) for m, e in drugs if a <= m.start - base < b]
     if lay.label_end is not None:
         scope += [(m, e) for m, e in drugs if m.end <= lay.label_end]
@@ -68,6 +85,12 @@ def bind_subject(  # type: ignore[no-untyped-def]
 
 def _pick(info, q, own, singles, a, kb) -> Binding:  # type: ignore[no-untyped-def]
     base = info.sentence.start
+    opened = [  # "with clarithromycin (500 mg twice daily)": the bracketed dose is the drug's
+        (m, e) for m, e in singles
+        if m.end <= q.start and _BRACKET_OPEN.fullmatch(info.text[m.end - base : q.start - base])
+    ]  # fmt: skip
+    if opened:
+        return _one(info, opened[-1:], "clause", kb)
     after_of = [
         (m, e) for m, e in own
         if m.start >= q.end and _OF.fullmatch(info.text[q.end - base : m.start - base])
@@ -109,7 +132,11 @@ def _row_subject(info: SentenceInfo, q: Quantity, drugs, kb: KnowledgeBase) -> B
     first_col = lay.columns[0] if lay.columns else ""
     if row:
         ids = {e for _, e in row}
-        if heading is not None and heading[1] not in ids and not w.DRUG_COLUMN.search(first_col):
+        if (
+            heading is not None
+            and heading[1] not in ids
+            and (not w.DRUG_COLUMN.search(first_col) or _COMED_COLUMN.search(first_col))
+        ):
             # "| Amiodarone, amlodipine | 20 mg/day |" under "### Simvastatin dose limits":
             # the row names the other drugs the heading's drug is limited with
             names = tuple(dict.fromkeys(_label(kb, e, m) for m, e in row))
