@@ -557,6 +557,9 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
             continue
         c = base_claim(info, cr, subj, kb, domain, f.canonical, None, f.start)
         c.qualifiers["frequency_period"] = f.period
+        said = info.text[f.start - info.sentence.start : f.end - info.sentence.start]
+        if f.canonical == "daily" and not _COUNTED.search(said):
+            c.qualifiers["count"] = "unstated"  # "a daily medication", "every day"
         # only a negation right before the schedule denies it ("once a week, never every day")
         c.negated = bool(_DENIED_SCHEDULE.search(info.text[: f.start - info.sentence.start]))
         dose = _dose_before(info, f.start)
@@ -569,6 +572,7 @@ def _frequency_claims(info, cr, subjects, kb, domain, from_context):  # type: ig
     return out
 
 
+_COUNTED = re.compile(r"\b(?:once|one\s+time|1\s*x|single|q\.?d\.?)\b", re.I)
 _DENIED_SCHEDULE = re.compile(
     r"\b(?:not|never|no|rather\s+than|instead\s+of)\s+(?:\w+\s+)?[*_]*$|n't\s+(?:\w+\s+)?$", re.I
 )

@@ -54,6 +54,7 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
     stated = claim.object or ""
     dose = claim.qualifiers.get("dose_mg")
     hits, conflicts, other_dose = [], [], []
+    per_day: list = []  # conflicting facts with a several-times-a-day regimen for this dose
     for f in facts:
         literal = f.literal or ""
         canons = {x.canonical for x in find_frequencies(literal)}
@@ -69,6 +70,8 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
             hits.append(f)
         elif _indication_applies(f.qualifiers.get("indication"), claim, kb):
             conflicts.append(f)
+            if any(c.endswith("daily") for c in canons):
+                per_day.append(f)
     if claim.negated:  # "once a week, never every day": the text denies the schedule
         if hits:
             contradict(claim, hits, kb, f"the text denies {stated!r}, but the label gives it",
@@ -78,6 +81,11 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
                     f"{conflicts[0].literal!r}")  # fmt: skip
         else:
             unverifiable(claim, "the denied schedule is for another indication or strength")
+        return
+    if claim.qualifiers.get("count") == "unstated" and per_day and not hits:
+        # "take apixaban daily": every day, not necessarily once a day
+        unverifiable(claim, "'daily' without a count says every day, not how many times a day",
+                     per_day, kb)  # fmt: skip
         return
     if hits:
         support(claim, hits, kb, "the dosing frequency matches the label")

@@ -1350,6 +1350,42 @@ ROWS = [
         "contradicted",
         "numeric_error",
     ),
+    (
+        "frequency-apixaban-once",
+        "medical",
+        "2025-09-01",
+        "Eliquis 5 mg once daily is the usual dose.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "frequency-daily-means-every-day",
+        "medical",
+        "2025-09-01",
+        "Take apixaban every day, even if you feel well.",
+        "MED-DOSE-FREQ",
+        "unverifiable",
+        None,
+    ),
+    (
+        "frequency-weekly-injection-daily",
+        "medical",
+        "2025-09-01",
+        "Mounjaro is injected daily.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
+    (
+        "frequency-victoza-weekly",
+        "medical",
+        "2025-09-01",
+        "Victoza is injected once weekly.",
+        "MED-DOSE-FREQ",
+        "contradicted",
+        "numeric_error",
+    ),
 ]
 
 
