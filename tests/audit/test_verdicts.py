@@ -1386,6 +1386,33 @@ ROWS = [
         "contradicted",
         "numeric_error",
     ),
+    (
+        "rx-later-word-not-a-subject",
+        "medical",
+        "2025-09-01",
+        "Fluconazole (Diflucan) is available over the counter for yeast infections.",
+        "MED-RX-STATUS",
+        "contradicted",
+        "wrong_relation",
+    ),
+    (
+        "rx-uk-not-checked",
+        "medical",
+        "2025-09-01",
+        "In the UK, fluconazole is sold over the counter.",
+        "MED-RX-STATUS",
+        None,
+        None,
+    ),
+    (
+        "rx-unlike-two-drugs",
+        "medical",
+        "2025-09-01",
+        "Unlike amoxicillin, ibuprofen is sold over the counter.",
+        "MED-RX-STATUS",
+        None,
+        None,
+    ),
 ]
 
 

@@ -119,17 +119,17 @@ def rx_claims(  # type: ignore[no-untyped-def]
 
 
 def _subject(info: SentenceInfo, at: int, subjects, from_context, kb: KnowledgeBase):  # type: ignore[no-untyped-def]
-    """The one drug named in the clause of the status words (before them), else the one drug
-    the sentence names, else the context's drug."""
+    """The one drug named before the status words in their clause, else in the sentence, else
+    the context's drug."""
     base = info.sentence.start
-    a, b = clause_at(info.text, at)
+    a, _ = clause_at(info.text, at)
     # "a Schedule II opioid", "a C-IV benzodiazepine": a class word is not a second drug
     drugs = [(m, e) for m, e in info.mentions_of(_DRUG) if not is_class_mention(m, kb)]
-    for lo, hi in ((a, b), (0, len(info.text))):
-        named = {eid: (m, eid) for m, eid in drugs if lo <= m.start - base < hi}
+    # only drugs named before the status words: "... over the counter for yeast infections"
+    for lo in (a, 0):
+        named = {eid: (m, eid) for m, eid in drugs if lo <= m.start - base < at}
         if len(named) == 1:
-            m, eid = next(iter(named.values()))
-            return (m, eid) if m.start - base < at else None
+            return next(iter(named.values()))
         if named:
             return None
     if from_context and subjects:
