@@ -152,6 +152,13 @@ def valid_during(fact: Fact, first: date, last: date) -> bool:
     return not (fact.valid_to is not None and fact.valid_to <= first)
 
 
+def expand_class(eid: str, kb: KnowledgeBase) -> list[str]:
+    """A drug class stands for its member drugs; any other entity for itself."""
+    if eid.startswith("drugclass:"):
+        return [f.subject for f in kb.facts_pointing_to(eid, "memberOf")]
+    return [eid]
+
+
 def label_of(kb: KnowledgeBase, eid: str | None) -> str:
     if eid is None:
         return "?"

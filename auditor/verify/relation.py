@@ -13,6 +13,7 @@ from auditor.verify.common import (
     Context,
     claim_window,
     contradict,
+    expand_class,
     label_of,
     support,
     unverifiable,
@@ -91,8 +92,8 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
 def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:
     kb = ctx.kb
     if rel == "interactsWith":
-        objs = _expand_class(obj, ctx)
-        subs = _expand_class(subj, ctx)
+        objs = expand_class(obj, ctx.kb)
+        subs = expand_class(subj, ctx.kb)
         return [f for s in subs for o in objs for f in kb.facts_between(s, o, rel)]
     if rel == "indicatedFor":
         return [
@@ -101,13 +102,7 @@ def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:
     return [f for f in kb.facts_about(subj, rel) if f.object == obj]
 
 
-def _expand_class(eid: str, ctx: Context) -> list[str]:
-    if eid.startswith("drugclass:"):
-        return [f.subject for f in ctx.kb.facts_pointing_to(eid, "memberOf")]
-    return [eid]
-
-
-def _icd_related(fact_code: str, claim_code: str, kb: KnowledgeBase | None = None) -> bool:
+def _icd_related(fact_code: str, claim_code: str, kb: KnowledgeBase) -> bool:
     """E11 (fact) covers E11.9 (claim) and vice versa: same category family — unless the more
     specific code is a condition of its own that answers name (it has curated lay names):
     "type 2 diabetes" (E11) is not "diabetic nerve pain" (E11.42), "shingles" (B02) is not
@@ -119,7 +114,7 @@ def _icd_related(fact_code: str, claim_code: str, kb: KnowledgeBase | None = Non
     if not (a.startswith(b) or b.startswith(a)):
         return False
     narrower = fact_code if len(a) > len(b) else claim_code
-    ent = kb.entity(narrower) if kb is not None else None
+    ent = kb.entity(narrower)
     return not (ent is not None and ent.aliases)
 
 

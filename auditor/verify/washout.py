@@ -10,9 +10,16 @@ two drugs the label separates is contradicted.
 
 from __future__ import annotations
 
-from auditor.extract.frames.washout import UNIT_HOURS
+from auditor.extract.units import period_hours
 from auditor.types import Claim
-from auditor.verify.common import Context, contradict, label_of, support, unverifiable
+from auditor.verify.common import (
+    Context,
+    contradict,
+    expand_class,
+    label_of,
+    support,
+    unverifiable,
+)
 from knowledge_graphs.model import Fact
 from rules.schema import Rule
 
@@ -72,23 +79,17 @@ def verify_washout(claim: Claim, rule: Rule, ctx: Context) -> None:
 
 def _washouts(stop: str, start: str, ctx: Context) -> list[Fact]:
     """Facts from ``stop`` to ``start``; a class stands for its members."""
-    starts = set(_members(start, ctx))
+    starts = set(expand_class(start, ctx.kb))
     return [
         f
-        for s in _members(stop, ctx)
+        for s in expand_class(stop, ctx.kb)
         for f in ctx.kb.facts_about(s, "washoutBefore")
         if f.object in starts
     ]
 
 
-def _members(eid: str, ctx: Context) -> list[str]:
-    if eid.startswith("drugclass:"):
-        return [f.subject for f in ctx.kb.facts_pointing_to(eid, "memberOf")]
-    return [eid]
-
-
 def _hours(f: Fact) -> float:
-    return float(f.value or 0) * UNIT_HOURS.get(f.unit or "", float("nan"))
+    return float(f.value or 0) * (period_hours(f.unit or "") or float("nan"))
 
 
 def _shown(f: Fact) -> str:

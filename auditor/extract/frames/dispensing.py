@@ -85,15 +85,15 @@ def schedule_claims(  # type: ignore[no-untyped-def]
         hits.append((m.start(), _ROMAN.get(s, s), m.group(0)))
     for m in _NOT_CONTROLLED.finditer(text):
         hits.append((m.start(), "not controlled", m.group(0)))
-    out: list[Claim] = []
-    for at, value, words in hits[:1] if len(hits) == 1 else []:
-        subject = _subject(info, at, subjects, from_context, kb)
-        if subject is None or _OTHER_PLACE.search(text):
-            continue
-        a, _ = clause_at(text, at)
-        negated = value != "not controlled" and bool(_DENIED.search(text[a:at]))
-        out.append(_claim(info, cr, subject, kb, domain, value, words, at, negated))
-    return out
+    if len(hits) != 1 or _OTHER_PLACE.search(text):
+        return []  # two statuses in one sentence, or a state's or another country's rules
+    at, value, words = hits[0]
+    subject = _subject(info, at, subjects, from_context, kb)
+    if subject is None:
+        return []
+    a, _ = clause_at(text, at)
+    negated = value != "not controlled" and bool(_DENIED.search(text[a:at]))
+    return [_claim(info, cr, subject, kb, domain, value, words, at, negated)]
 
 
 def rx_claims(  # type: ignore[no-untyped-def]

@@ -22,6 +22,7 @@ import re
 from auditor.extract.assertion import non_assertion
 from auditor.extract.claim_base import base_claim
 from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.units import period_hours
 from auditor.memo import IdentityCache
 from auditor.types import Claim, Frame, Mention
 from knowledge_graphs.store import KnowledgeBase
@@ -32,7 +33,6 @@ _WORDS = {
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fourteen": 14, "twenty-one": 21,
     "twenty-four": 24, "thirty-six": 36, "forty-eight": 48,
 }  # fmt: skip
-UNIT_HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0}
 _DURATION = re.compile(
     r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
     r"(?:\s*-\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
@@ -119,9 +119,6 @@ def washout_claims(  # type: ignore[no-untyped-def]
         elif r2 is None:
             r2 = "start" if r1 == "stop" else "stop"
         stop, start = ((m1, e1), (m2, e2)) if r1 != "start" else ((m2, e2), (m1, e1))
-        n = m.group("n").lower()
-        value = float(_WORDS.get(n, 0) or n)
-        unit = _unit(m.group("u"))
         ent = kb.entity(start[1])
         c = base_claim(
             info,
@@ -133,8 +130,7 @@ def washout_claims(  # type: ignore[no-untyped-def]
             ent.label if ent else start[0].text,
             base + m.start(),
         )
-        c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
-        c.qualifiers["interval_hours"] = f"{value * UNIT_HOURS[unit]:g}"
+        _set_interval(c, m)
         if r1 is None:
             c.qualifiers["direction"] = "unknown"
         c.negated = bool(_NO_NEED.search(window))
@@ -189,9 +185,6 @@ def _table_claims(  # type: ignore[no-untyped-def]
         stop, start = None, re_
     else:
         return []
-    n = m.group("n").lower()
-    value = float(_WORDS.get(n, 0) or n)
-    unit = _unit(m.group("u"))
     if stop is None:  # "| Wait after stopping an MAOI |": the row's drug is started
         mention = Mention(rm.start, rm.end, name, (eid,), ("DrugClass",))
         c = base_claim(info, cr, (mention, eid), kb, domain, start, rm.text, base + m.start())
@@ -199,8 +192,7 @@ def _table_claims(  # type: ignore[no-untyped-def]
         ent = kb.entity(start)
         c = base_claim(info, cr, stop, kb, domain, start, ent.label if ent else name,
                        base + m.start())  # fmt: skip
-    c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
-    c.qualifiers["interval_hours"] = f"{value * UNIT_HOURS[unit]:g}"
+    _set_interval(c, m)
     frame = Frame("washout", role="minimum", trigger=header, slots={"interval": m.group(0)})
     frame.not_asserted = c.frame.not_asserted  # type: ignore[union-attr]
     c.frame = frame
@@ -277,13 +269,14 @@ def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
     return None
 
 
-def _unit(u: str) -> str:
-    u = u.lower()
-    if u.startswith("h"):
-        return "hour"
-    if u.startswith("d"):
-        return "day"
-    return "week"
+def _set_interval(c: Claim, m: re.Match[str]) -> None:
+    """The interval's qualifiers: as written ("36 hours") and in hours ("36")."""
+    n = m.group("n").lower()
+    value = float(_WORDS.get(n, 0) or n)
+    u = m.group("u").lower()
+    unit = "hour" if u.startswith("h") else "day" if u.startswith("d") else "week"
+    c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
+    c.qualifiers["interval_hours"] = f"{value * (period_hours(unit) or 0):g}"
 
 
-__all__ = ["UNIT_HOURS", "washout_claims"]
+__all__ = ["washout_claims"]
