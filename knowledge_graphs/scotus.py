@@ -38,6 +38,32 @@ def reporter_key(reporter: str) -> str:
     return _KEY.sub("", reporter).lower()
 
 
+# The early Court's nominative reporters, reprinted as U.S. Reports volumes 1-90 with the
+# same pages: (first U.S. volume - 1, last nominative volume) per reporter key. 1 Dall. holds
+# only Pennsylvania cases, so Dallas starts at volume 2 here.
+_NOMINATIVE = {
+    "dall": (0, 2, 4),
+    "cranch": (4, 1, 9),
+    "wheat": (13, 1, 12),
+    "pet": (25, 1, 16),
+    "how": (41, 1, 24),
+    "black": (65, 1, 2),
+    "wall": (67, 1, 23),
+}
+
+
+def us_volume(volume: int, reporter: str) -> int | None:
+    """The U.S. Reports volume of a nominative-reporter volume ("6 Wheat." → 19), or None.
+
+    >>> us_volume(6, "Wheat."), us_volume(1, "Cranch"), us_volume(16, "Wall."), us_volume(30, "Wall.")
+    (19, 5, 83, None)
+    """
+    span = _NOMINATIVE.get(reporter_key(reporter))
+    if span is None or not span[1] <= volume <= span[2]:
+        return None
+    return volume + span[0]
+
+
 @dataclass(frozen=True, slots=True)
 class ScotusCase:
     id: str  # SCDB caseId

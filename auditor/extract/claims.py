@@ -449,6 +449,9 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
 
 def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
+    # a year inside a linked name is part of the name, not a date the sentence states:
+    # "the Anti-Money Laundering Act of 2020 was adopted on 1 January 2021"
+    cited += [(m.start, m.end) for m in info.mentions if m.candidates]
     base = info.sentence.start
     cues = [base + m.start() for m in cr.any_cue.finditer(info.text)] if cr.any_cue else []
     out = []

@@ -37,6 +37,7 @@ contradicted 0.0.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -46,7 +47,7 @@ from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
 from auditor.verify.legal.names import same_case, sides
 from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
-from knowledge_graphs.scotus import SOURCE, reporter_key
+from knowledge_graphs.scotus import SOURCE, reporter_key, us_volume
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
@@ -108,6 +109,8 @@ def check_case(
         claim.object += f" ({ref.year})"  # type: ignore[operator]
     if ref.short_form:
         return _check_short_form(ref, kb, ix, claim)
+    if (us := us_volume(ref.volume or 0, ref.reporter or "")) is not None:
+        ref = replace(ref, volume=us, reporter="U.S.")  # "6 Wheat. 264" is 19 U.S. 264
     proof = impossible(ref, kb, ix)
     if proof:
         reason, why = proof

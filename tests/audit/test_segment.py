@@ -30,3 +30,20 @@ def test_case_names_are_not_split(name: str) -> None:
 def test_the_fed_still_ends_a_sentence() -> None:
     text = "Rates were cut by the Fed. The ECB followed. It met in Tex. Then it left."
     assert len(split_sentences(text)) >= 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cohens v. Virginia is reported at 6 Wheat. 264. Next.",
+        "See Cohens v. Virginia, 19 U.S. (6 Wheat.) 264, 404 (1821). Next.",
+        "Slaughter-House Cases, 16 Wall. 36 (1873). Next.",
+    ],
+)
+def test_nominative_reporters_do_not_end_a_sentence(text: str) -> None:
+    assert [s.text for s in split_sentences(text)][-1] == "Next."
+    assert len(split_sentences(text)) == 2
+
+
+def test_how_still_ends_a_sentence() -> None:
+    assert len(split_sentences("He asked how. 2 people answered.")) == 2
