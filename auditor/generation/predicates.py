@@ -53,10 +53,28 @@ def content_stems(text: str, drop: Iterable[str] = ()) -> set[str]:
     return {stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS | dropped}
 
 
-class PredicateCues:
-    """Cue stems per relation, IDF-weighted; :meth:`rank` picks the relations a text asks."""
+# Phrases that decide between relations whose cue words share a stem: "prescribed for" asks
+# for an indication, not for the prescription status ("presc" is the stem of both).
+PHRASES: dict[str, tuple[str, ...]] = {
+    "indicatedFor": ("prescribed for", "prescribed to treat", "used for", "used to treat"),
+    "prescriptionStatus": ("over the counter", "without a prescription", "need a prescription"),
+}
 
-    def __init__(self, texts: Mapping[str, str], ignore: Iterable[str] = ()) -> None:
+
+class PredicateCues:
+    """Cue stems per relation, IDF-weighted; :meth:`rank` picks the relations a text asks.
+    A cue *phrase* found in the text outranks any stem score."""
+
+    def __init__(
+        self,
+        texts: Mapping[str, str],
+        ignore: Iterable[str] = (),
+        phrases: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        self.phrases = {
+            p: [re.compile(r"\b" + re.escape(x) + r"\b", re.I) for x in xs]
+            for p, xs in (phrases or {}).items()
+        }
         self.stems = {p: content_stems(t, ignore) for p, t in texts.items()}
         n = len(self.stems) or 1
         df: dict[str, int] = {}
@@ -67,7 +85,11 @@ class PredicateCues:
 
     def scores(self, text: str, candidates: Sequence[str], drop: Iterable[str] = ()) -> dict:
         words = content_stems(text, drop)
-        return {p: sum(self.idf[s] for s in words & self.stems.get(p, set())) for p in candidates}
+        bonus = {p: 100.0 for p, rx in self.phrases.items() if any(r.search(text) for r in rx)}
+        return {
+            p: bonus.get(p, 0.0) + sum(self.idf[s] for s in words & self.stems.get(p, set()))
+            for p in candidates
+        }
 
     def rank(self, text: str, candidates: Sequence[str], drop: Iterable[str] = ()) -> list[str]:
         """The best-scoring candidates (ties kept), or every candidate when none matches."""
@@ -111,4 +133,4 @@ def default_cues() -> PredicateCues:
         words = " ".join(f"{p} {c}" for p, c, _ in items).replace("Q: ", " ").replace("A: ", " ")
         texts[pred] = f"{texts.get(pred, '')} {words} {' '.join(PARAPHRASES.get(pred, ()))}"
     placeholders = ("subject", "object", "literal", "s", "o", "b", "pop", "per")
-    return PredicateCues(texts, ignore=placeholders)
+    return PredicateCues(texts, ignore=placeholders, phrases=PHRASES)

@@ -71,8 +71,8 @@ Phrase = Callable[[Fact, Callable[[str | None], str], random.Random], str | None
 
 
 def _dose(f: Fact, n: Callable[[str | None], str], rng: random.Random) -> str | None:
-    if f.value is None or not f.unit:
-        return None
+    if f.value is None or not f.unit or f.qualifiers.get("kind") == "usual_range":
+        return None  # a usual range answers no "at most" question (the auditor agrees)
     per = f.qualifiers.get("per") or "day"
     when = {"day": "in one day", "week": "in one week", "dose": "at one time"}.get(per, "")
     pop = f.qualifiers.get("population") or "adult"

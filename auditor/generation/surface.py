@@ -37,7 +37,10 @@ def variants(form: str) -> set[str]:
     form = " ".join(form.split())
     if not form:
         return set()
-    cased = {form, form.lower(), form[:1].upper() + form[1:], form[:1].lower() + form[1:]}
+    if form.isupper() and " " not in form:
+        cased = {form}  # a code or acronym ("ERI", "ISK"): "eri" and "isk" are no one's name
+    else:
+        cased = {form, form.lower(), form[:1].upper() + form[1:], form[:1].lower() + form[1:]}
     return cased | {" " + c for c in cased}
 
 

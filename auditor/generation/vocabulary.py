@@ -29,6 +29,11 @@ from auditor.generation.surface import (
 from knowledge_graphs.store import KnowledgeBase
 
 _WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+# Qualifiers whose values are the frame's own closed vocabulary, not graph strings: a dose's
+# period ("per day", "per week", "per dose") is written by every dose answer. Cutting it made
+# "day" a non-free word whenever some frequency literal also said "a day", and the small
+# model, denied "per day", wrote "per weekly".
+FRAME_QUALIFIERS = frozenset({"per"})
 
 
 def rule_relations(rules: Iterable[object]) -> set[str]:
@@ -79,7 +84,7 @@ def frame_words(kb: KnowledgeBase) -> frozenset[str]:
         slots = {names(f.subject), v.key, f.literal or ""}
         if f.object:
             slots.add(names(f.object))
-        slots |= {str(q) for q in f.qualifiers.values()}
+        slots |= {str(q) for k, q in f.qualifiers.items() if k not in FRAME_QUALIFIERS}
         for d in (f.valid_from, f.valid_to, f.date):
             if d is not None:
                 slots |= {day(d), *date_forms(d)}

@@ -196,9 +196,9 @@ class KGConstraint:
         openers = self._open_buf[live] if len(live) < B else self._open_buf
         if probs:
             masses = np.einsum("lv,lv->l", x, openers)
-        else:  # softmax mass on the host: Σ e·opener / Σ e with e = exp(x - max)
-            e = np.exp(x - x.max(axis=1, keepdims=True))
-            masses = np.einsum("lv,lv->l", e, openers) / e.sum(axis=1)
+        else:  # softmax mass (torch's softmax is about twice as fast as numpy's exp here)
+            p = torch.softmax(torch.from_numpy(np.ascontiguousarray(x)), -1)
+            masses = (p * torch.from_numpy(openers)).sum(-1)
         for b, m in zip(live, masses.tolist(), strict=True):
             pick[b] = m >= self.intent_threshold
         return pick

@@ -124,6 +124,7 @@ class SlotAutomaton(SlotMasks):
         self._rows: dict[Any, np.ndarray] = {}  # memoised allowed rows of threads
         self._deny: dict[int, np.ndarray] = {}
         self._intent: dict[int, Any] = {}
+        self._intent_rows: dict[Any, Any] = {}
         self._commit: dict[int, Any] = {}
         self._kids: dict[tuple[int, int], int] = {}
         self._bit_rows: dict[Any, np.ndarray] = {}
@@ -152,7 +153,9 @@ class SlotAutomaton(SlotMasks):
             return IDK
         if not flags & SAID_SUBJECT:  # the subject first; only a value the question states
             return SUBJECT | ECHO | EXTRA | (0 if flags & SAID_VALUE else IDK)
-        return SUBJECT | VALUE | EXTRA | (0 if flags & SAID_VALUE else IDK)
+        if not flags & SAID_VALUE:  # named once: no repeating it where the value goes
+            return VALUE | EXTRA | IDK
+        return SUBJECT | VALUE | EXTRA
 
     def _complete(self, flags: int) -> bool:
         return bool(flags & SAID_IDK) or (flags & (SAID_SUBJECT | SAID_VALUE)) == (

@@ -193,18 +193,27 @@ class SlotMasks:
         hit = self._intent.get(sid, False)
         if hit is not False:
             return hit
-        opener = np.zeros(self.vocab.size, dtype=bool)
+        kinds: set[int] = set()
         live = False
         for closed, ws, at_end in self._intent_threads(sid):
-            opener |= self._open_rows[(0 if ws else 1) + (2 if at_end else 0)]
+            kinds.add((0 if ws else 1) + (2 if at_end else 0))
             live = live or not (self._complete(closed) or self.forced_idk)
         going_on = 0
         for kind, node, flags in self._sets[sid]:
             if kind == "S":
                 going_on |= self._children(node, self._cats(flags))
-        if going_on:
-            opener &= ~self._row_of(("going", going_on), going_on)
-        out = opener.astype(np.float32) if live and opener.any() else None
+        # the row depends only on (which opener rows, what continues an open name): states
+        # that share them share one row object, so the processor copies it less often
+        key = ("intent", live, frozenset(kinds), going_on)
+        out = self._intent_rows.get(key, False)
+        if out is False:
+            opener = np.zeros(self.vocab.size, dtype=bool)
+            for k in kinds:
+                opener |= self._open_rows[k]
+            if going_on:
+                opener &= ~self._row_of(("going", going_on), going_on)
+            out = opener.astype(np.float32) if live and opener.any() else None
+            self._intent_rows[key] = out
         self._intent[sid] = out
         return out
 

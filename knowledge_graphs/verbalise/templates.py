@@ -75,9 +75,15 @@ def _max_dose(f: Fact, n: Names) -> list[Item]:
     ctx += f" for {q['indication']}" if q.get("indication") else ""
     pop = q.get("population") or "adult"
     pop = "adults" if pop == "adult" else pop
+    # a usual range is no limit: its second statement must not say "should not exceed"
+    limit = (
+        f"For {pop}, the {what} of {drug}{ctx} is"
+        if q.get("kind") == "usual_range"
+        else f"For {pop}, {drug}{ctx} should not exceed"
+    )
     return [
         (f"The {what} of {drug}{ctx} is", f" {rate}.", amount),
-        (f"For {pop}, {drug}{ctx} should not exceed", f" {rate}.", amount),
+        (limit, f" {rate}.", amount),
         qa(
             f"What is the {what} of {drug} for {pop}?",
             f"The {what} of {drug}{ctx} is",

@@ -78,6 +78,16 @@ def test_cues_rank_and_fall_back() -> None:
         ("When was X decided?", ["citation", "decided", "overruledBy"], "decided"),
         ("Which case overruled X?", ["citation", "decided", "overruledBy"], "overruledBy"),
         ("When was X adopted?", ["adopted", "applicationDate", "officialIdentifier"], "adopted"),
+        (
+            "What is X prescribed for?",
+            ["indicatedFor", "maxDose", "prescriptionStatus"],
+            "indicatedFor",
+        ),
+        (
+            "Can I buy X over the counter?",
+            ["indicatedFor", "prescriptionStatus"],
+            "prescriptionStatus",
+        ),
     ],
 )
 def test_default_cues_come_from_the_ontology_and_training_wordings(question, candidates, expected):
