@@ -26,6 +26,6 @@ echo "== the embedded MoE model (trained by 'kgaudit engine train')"
 $KG generate --model default --max-new-tokens 32 --stats \
   --prompt "Q: What is the maximum daily dose of ibuprofen for adults? A:"
 echo "== its answers to held-out questions, unconstrained vs answer-slot constrained: answer accuracy (small sample)"
-$KG eval generation --per-domain 4 --configs base,slot --no-overhead \
+$KG eval generation --per-domain 4 --configs base,slot-frame --no-overhead \
   --out "$KGAUDIT_HOME/generation-eval"
 echo "done: results in $KGAUDIT_HOME/results.jsonl, report in $KGAUDIT_HOME/report.html"

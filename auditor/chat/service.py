@@ -33,8 +33,9 @@ log = logging.getLogger("kgaudit.chat")
 FORMAT_STOPS = ("\n", " Q:", " A:")
 DEFAULT_MAX_TOKENS = 64
 # The constraint a request gets unless it names a radius: the answer slot with span intent at
-# 0.3, the best configuration of `kgaudit eval generation` (docs/constrained.md).
-DEFAULT_CONSTRAINT = ("slot", 0.3)
+# 0.3, the answer opened by its relation's trained frame ("slot-frame"), the best
+# configuration of `kgaudit eval generation` (docs/constrained.md).
+DEFAULT_CONSTRAINT = ("slot-frame", 0.3)
 SERVED_NAMES = ("default", "kgaudit-default")
 
 
@@ -169,6 +170,8 @@ class ChatService:
     def _generate(self, run: Run) -> Iterator[str]:
         """The lock is held while a token is computed, never across a ``yield``: a client that
         stops reading (or disconnects) holds nothing, and other requests go on."""
+        import torch
+
         from engine import stream
 
         req = run.request
@@ -188,7 +191,7 @@ class ChatService:
                     f"{model.config.max_seq_len}; shorten it",
                 )
             limit = min(req.max_completion_tokens or req.max_tokens or DEFAULT_MAX_TOKENS, room)
-            constraint = None
+            constraint, opening, head_n = None, "", 0
             if req.kg_constraint:
                 from engine.constraint import KGConstraint
 
@@ -199,12 +202,22 @@ class ChatService:
                     config, intent = DEFAULT_CONSTRAINT
                     built = self.builder("slot").build(run.question, req.domain, as_of=req.as_of)
                 constraint = KGConstraint([built.automaton], intent_threshold=intent)
+                frame = (built.slot or {}).get("frame", "") if config == "slot-frame" else ""
+                if frame:  # the answer opens with the frame; the automaton reads it first
+                    head = tok.encode(" " + frame, add_bos=False)
+                    if len(head) < room:
+                        constraint.prefill(0, head)
+                        ids = torch.cat([ids, torch.tensor([head], dtype=ids.dtype)], 1)
+                        mask = torch.cat([mask, torch.ones((1, len(head)), dtype=mask.dtype)], 1)
+                        room -= len(head)
+                        opening, head_n = " " + frame, len(head)
                 run.constraint = {
                     "enabled": True,
-                    "config": config,
-                    "radius": req.radius if config != "slot" else None,
+                    "config": config if opening or config != "slot-frame" else "slot",
+                    "radius": req.radius if not config.startswith("slot") else None,
                     **built.summary(),
                 }
+            limit = min(limit, room)
             stops = [*FORMAT_STOPS, *req.stops()]
             gen = stream(
                 model,
@@ -230,7 +243,7 @@ class ChatService:
                 if constraint is not None:
                     constraint.advance(gen.new_ids())
                     shown -= constraint.open_span_tokens(0)
-            text, stopped = _cut(tok.decode(toks[:shown]).lstrip(), stops)
+            text, stopped = _cut((opening + tok.decode(toks[:shown])).lstrip(), stops)
             if not stopped:  # hold back what may still become a stop string or a character
                 keep = max(len(s) for s in stops) - 1
                 text = text[: max(len(sent), len(text) - keep)].rstrip("\ufffd")
@@ -241,11 +254,11 @@ class ChatService:
                 break
         reason = gen.stats[0].stop_reason if gen.stats else "stop_string"
         n = len(toks) - (constraint.open_span_tokens(0) if constraint is not None else 0)
-        final, stopped = _cut(tok.decode(toks[:n]).lstrip(), stops)
+        final, stopped = _cut((opening + tok.decode(toks[:n])).lstrip(), stops)
         if final.startswith(sent) and len(final) > len(sent):
             yield final[len(sent) :]
         run.text = final if final.startswith(sent) else sent
-        run.completion_tokens = len(toks)
+        run.completion_tokens = len(toks) + head_n  # the frame is part of the answer
         run.finish_reason = "length" if reason == "length" and not stopped else "stop"
 
     # -- audit --------------------------------------------------------------------------

@@ -41,8 +41,8 @@ def _configs(names: str) -> list[Any]:
 @click.option(
     "--configs",
     "config_names",
-    default="base,slot,slot-mask,kg-r1,kg-r2,kg-r1-intent,top1,kg-r1-top1,int8,kg-r1-int8,"
-    "int4,kg-r1-int4",
+    default="base,slot-frame,slot,slot-mask,kg-r1,kg-r2,kg-r1-intent,top1,kg-r1-top1,int8,"
+    "kg-r1-int8,int4,kg-r1-int4",
     show_default=True,
     help="Comma-separated configurations.",
 )
@@ -54,7 +54,7 @@ def _configs(names: str) -> list[Any]:
 @click.option("--common-words", default=0, show_default=True, help="Extra free words (wordfreq).")
 @click.option(
     "--primary",
-    default="slot",
+    default="slot-frame",
     show_default=True,
     help="The constrained configuration the targets judge (against base).",
 )
@@ -162,7 +162,7 @@ def generation_cli(
     click.echo(f"\n{result['seconds']} s · results in {out_dir}")
 
 
-def targets(rows: list[dict[str, Any]], primary: str = "slot") -> dict[str, Any]:
+def targets(rows: list[dict[str, Any]], primary: str = "slot-frame") -> dict[str, Any]:
     """Issue 16's targets for ``primary`` against ``base``: answer accuracy >= 80 % and >= 3x
     the unconstrained model's, wrong answers <= 5 %, non-answers <= 10 %, decode step <= +10 %;
     and every entity span of a constrained configuration graph-valid."""

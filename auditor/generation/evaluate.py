@@ -40,6 +40,7 @@ class EvalConfig:
     kv_cache: str = "fp"
     intent: float | None = None  # span-intent threshold of the constraint (None: plain mask)
     slot: bool = False  # the answer-slot constraint (subject + the graph's value)
+    frame: bool = False  # the answer opens with the relation's trained frame up to the subject
 
     @property
     def constrained(self) -> bool:
@@ -61,6 +62,7 @@ CONFIGS: dict[str, EvalConfig] = {
         EvalConfig("kg-r1-int4", radius=1, kv_cache="int4"),
         EvalConfig("slot", slot=True, intent=0.3),  # the answer slot (chat's default)
         EvalConfig("slot-mask", slot=True),  # the answer slot without span intent
+        EvalConfig("slot-frame", slot=True, intent=0.3, frame=True),  # ... opened by its frame
     ]
 }
 
@@ -178,6 +180,7 @@ class Evaluator:
     def _batch(self, batch: list[Question], cfg: EvalConfig) -> tuple[list[Answer], dict[str, Any]]:
         from engine import generate
         from engine.constraint import KGConstraint
+        from engine.tokenizer import left_pad
 
         t0 = time.perf_counter()
         constraint = built = None
@@ -186,8 +189,15 @@ class Evaluator:
             built = [builder.build(q.question, q.domain) for q in batch]
             constraint = KGConstraint([b.automaton for b in built], intent_threshold=cfg.intent)
             constraint.profile = True
+        frames = [(b.slot or {}).get("frame", "") if cfg.frame else "" for b in (built or batch)]
+        rows = [self.tok.encode(q.prompt) for q in batch]
+        for b, frame in enumerate(frames):
+            if frame:  # the frame is given, not generated: the automaton reads it first
+                opening = self.tok.encode(" " + frame, add_bos=False)
+                rows[b] = rows[b] + opening
+                constraint.prefill(b, opening)  # type: ignore[union-attr]
         build_s = time.perf_counter() - t0
-        ids, mask = self.tok.batch([q.prompt for q in batch])
+        ids, mask = left_pad(rows, self.tok.pad_id)
         with experts_per_token(self.model, cfg.top_k):
             new, stats = generate(
                 self.model,
@@ -208,7 +218,8 @@ class Evaluator:
             n = stats[b].new_tokens
             if constraint is not None:  # drop a span cut short by max_new_tokens
                 n -= constraint.open_span_tokens(b)
-            texts.append(clean_answer(self.tok.decode(new[b, :n].tolist())))
+            opening = " " + frames[b] if frames[b] else ""
+            texts.append(clean_answer(opening + self.tok.decode(new[b, :n].tolist())))
         fluency = answer_nll(self.model, [q.prompt for q in batch], texts)
         for b, q in enumerate(batch):
             answer = self._judge(q, cfg, texts[b], stats[b], build_s, built[b] if built else None)

@@ -58,6 +58,7 @@ def content_stems(text: str, drop: Iterable[str] = ()) -> set[str]:
 PHRASES: dict[str, tuple[str, ...]] = {
     "indicatedFor": ("prescribed for", "prescribed to treat", "used for", "used to treat"),
     "prescriptionStatus": ("over the counter", "without a prescription", "need a prescription"),
+    "withdrawn": ("off the market", "withdrawn from the market", "pulled from the market"),
 }
 
 

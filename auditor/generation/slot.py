@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,7 @@ class AnswerSlot:
     extra_forms: set[str] = field(default_factory=set)
     preferred_forms: set[str] = field(default_factory=set)  # the names span intent forces
     objects: list[str] = field(default_factory=list)  # entity ids among the values
+    frame: str = ""  # the trained answer's opening, up to the subject's name (may be empty)
 
     @property
     def empty(self) -> bool:
@@ -71,6 +72,7 @@ class AnswerSlot:
             "predicates": self.predicates,
             "facts": len(self.facts),
             "values": sorted(self.value_forms)[:20],
+            "frame": self.frame,
         }
 
 
@@ -144,6 +146,11 @@ class SlotBuilder(ConstraintBuilder):
         slot.subject_forms = {n for n in slot.subject_forms if n.lower() not in values}
         slot.preferred_forms &= slot.subject_forms | slot.value_forms
         slot.extra_forms -= slot.value_forms | slot.subject_forms
+        if len(preds) == 1 and facts:
+            framed = [
+                replace(f, subject=_ends(f, seeds)[0], object=_ends(f, seeds)[1]) for f in facts
+            ]  # of a symmetric pair, the subject named first
+            slot.frame = answer_frame(framed, display, slot.value_forms)
         return slot
 
     def _names(self, entity: Any, display: Any, drop_brands: bool) -> set[str]:
@@ -194,6 +201,50 @@ class SlotBuilder(ConstraintBuilder):
             sorted(slot.value_forms),
             slot=slot.summary(),
         )
+
+
+def answer_frame(facts: list[Fact], display: Any, values: set[str]) -> str:
+    """How the default model was trained to open its answer about these facts' relation, up
+    to where the value goes ("The currency of Kenya is", "Taking warfarin together with",
+    "Miranda v. Arizona was decided in"): the answer of the verbaliser's question item for
+    each fact, cut before the first value, and of several facts the words they share ("The
+    maximum daily dose of ibuprofen", where one says "(OTC) is" and another "(prescription)
+    is"). Empty when the relation has no question item or the shared opening does not name
+    the subject (the frame must name the subject and must not answer)."""
+    from knowledge_graphs.verbalise import TEMPLATES
+
+    name = display(facts[0].subject).lower()
+    lows = sorted({v.strip().lower() for v in values if v.strip()}, key=len, reverse=True)
+    openings: list[str] = []
+    for fact in facts:
+        template = TEMPLATES.get(fact.predicate)
+        items = template(fact, display) if template is not None else []
+        answer = next(  # the trained answer, up to the value ("applies to more than")
+            (p.split(" A: ", 1)[1] + r for p, r, _ in items if p.startswith("Q:") and " A: " in p),
+            None,
+        )
+        if answer is None:
+            return ""
+        answer = re.sub(r"^(?:Yes|No)\.\s+", "", answer)  # the frame gives no verdict
+        low = answer.lower()
+        cut = min((i for v in lows if (i := _word_at(low, v)) >= 0), default=len(answer))
+        openings.append(answer[:cut].rstrip())
+    frame = openings[0]
+    for other in openings[1:]:
+        n = 0
+        while n < min(len(frame), len(other)) and frame[n] == other[n]:
+            n += 1
+        frame = frame[:n]
+        if n < len(openings[0]) and frame and not frame.endswith(" "):
+            frame = frame.rsplit(" ", 1)[0] if " " in frame else ""  # whole words only
+    frame = frame.rstrip()
+    return frame if name in frame.lower() else ""
+
+
+def _word_at(text: str, form: str) -> int:
+    """Where ``form`` occurs in ``text`` as whole words, or -1."""
+    m = re.search(rf"(?<!\w){re.escape(form)}(?!\w)", text)
+    return m.start() if m else -1
 
 
 _PERIODS = {

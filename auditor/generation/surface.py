@@ -80,8 +80,8 @@ def main_value_forms(fact: Fact) -> set[str]:
     the literal, the date. A year-precision value ("decided in 1996") is written as a year."""
     out: set[str] = set()
     if fact.value is not None:
-        if fact.qualifiers.get("precision") == "year" and float(fact.value).is_integer():
-            out.add(str(int(fact.value)))
+        if fact.qualifiers.get("precision") in ("year", "day") and float(fact.value).is_integer():
+            out.add(str(int(fact.value)))  # a year: "2004", never "2,004"
         else:
             out |= _quantity_forms(fact)
     if fact.literal:

@@ -83,6 +83,12 @@ class KGConstraint:
             self.calls += 1
         return logits
 
+    def prefill(self, row: int, tokens: Sequence[int]) -> None:
+        """Read ``tokens`` as the start of row ``row``'s answer before generation: text the
+        caller puts at the end of the prompt (an answer frame) that the constraint must see
+        as said ("The currency of Kenya" names the subject). Not counted as new tokens."""
+        self.states[row] = self.rows[row].run(tokens, self.states[row])
+
     def advance(self, new_ids: Tensor) -> None:
         """Consume the tokens of ``new_ids [B, n]`` not seen yet."""
         n = new_ids.shape[1]

@@ -125,6 +125,7 @@ class SlotAutomaton(SlotMasks):
         self._deny: dict[int, np.ndarray] = {}
         self._intent: dict[int, Any] = {}
         self._intent_rows: dict[Any, Any] = {}
+        self._intent_deny: dict[int, Any] = {}
         self._commit: dict[int, Any] = {}
         self._kids: dict[tuple[int, int], int] = {}
         self._bit_rows: dict[Any, np.ndarray] = {}

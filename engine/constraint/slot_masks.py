@@ -220,13 +220,17 @@ class SlotMasks:
     def intent_deny(self, sid: int) -> np.ndarray | None:
         """For span intent: the deny row that keeps only the openers of the form the answer
         needs next — the subject until it is named, then a value ("I don't know" is never
-        forced); None when no such opener is allowed in ``sid``."""
+        forced); None when no such opener is allowed in ``sid`` (memoised)."""
+        hit = self._intent_deny.get(sid, False)
+        if hit is not False:
+            return hit
         wanted = np.zeros(self.vocab.size, dtype=bool)
         for closed, ws, _ in self._intent_threads(sid):
             if not (self._complete(closed) or self.forced_idk):
                 wanted |= self._forced_openers(self._next_wanted(closed), ws)
         keep = wanted & ~self.deny_row(sid)
-        return ~keep if keep.any() else None
+        out = self._intent_deny[sid] = ~keep if keep.any() else None
+        return out
 
     def intent_rows(self, sid: int) -> tuple[np.ndarray, np.ndarray] | None:
         """(:meth:`intent_openers`, :meth:`intent_deny`), or None if either is None."""

@@ -34,10 +34,14 @@ def test_completion_is_constrained_audited_and_recorded(chat) -> None:
 
 
 def test_constraint_on_by_default_and_off_on_request(chat) -> None:
-    on = _ask(chat).model_extra["kgaudit"]
+    resp = _ask(chat)
+    on = resp.model_extra["kgaudit"]
+    frame = on["constraint"]["answer_slot"]["frame"]  # the trained answer's opening
+    assert frame == "The maximum daily dose of ibuprofen"
+    assert resp.choices[0].message.content.startswith(frame)
     off = _ask(chat, extra_body={"kg_constraint": False}).model_extra["kgaudit"]
     assert off["constraint"]["enabled"] is False
-    assert on["constraint"]["config"] == "slot"  # the answer slot is the default
+    assert on["constraint"]["config"] == "slot-frame"  # the framed answer slot is the default
     # what the default model says unconstrained: another drug's dose instead of ibuprofen's
     assert {c["subject"] for c in off["claims"]} - {"drug:ibuprofen", None}
     assert {c["subject"] for c in on["claims"]} <= {"drug:ibuprofen", None}

@@ -159,3 +159,51 @@ def test_no_subject_means_only_i_dont_know(slot_builder, model, tok) -> None:
         aut.answered(aut.run(ids))
         and not aut.mask_bits(aut.start) >> tok.encode(" The", add_bos=False)[0] & 1
     )
+
+
+@pytest.mark.parametrize(
+    ("q", "domain", "frame"),
+    [
+        ("Q: Which currency is used in Croatia?", "finance", "The currency of Croatia is the"),
+        ("Q: Does warfarin interact with aspirin?", "medical", "Taking warfarin together with"),
+        (
+            "Q: Is it safe to combine aspirin and warfarin?",
+            "medical",
+            "Taking aspirin together with",
+        ),
+        (  # two doses (OTC and Rx) share the words up to the drug's name only
+            "Q: How much ibuprofen can adults take in one day at most?",
+            "medical",
+            "The maximum daily dose of ibuprofen",
+        ),
+        ("Q: When was Miranda v. Arizona decided?", "legal", "Miranda v. Arizona was decided on"),
+        ("Q: Which drug is sold under the brand name Zantac? A:", "medical", ""),  # would answer
+    ],
+)
+def test_answer_frame_opens_the_trained_answer_up_to_the_value(slot_builder, q, domain, frame):
+    slot = slot_builder.slot(q, domain)
+    assert slot.frame == frame
+    low = frame.lower()
+    assert not any(v.lower() in low for v in slot.value_forms if len(v) > 3)  # never the answer
+
+
+def test_prefilled_frame_names_the_subject(slot_builder, tok) -> None:
+    from engine.constraint import KGConstraint
+
+    built = slot_builder.build("Q: Which currency is used in Croatia? A:", "finance")
+    frame = built.slot["frame"]
+    c = KGConstraint([built.automaton])
+    c.prefill(0, tok.encode(" " + frame, add_bos=False))
+    aut, sid = built.automaton, c.states[0]
+    assert sid != aut.start and not aut.answered(sid)
+
+    # the subject is said: naming Croatia again is masked, its currency is allowed
+    def allowed(text: str) -> bool:
+        s = sid
+        for t in tok.encode(text, add_bos=False):
+            if not aut.mask_bits(s) >> t & 1:
+                return False
+            s = aut.step(s, t)
+        return True
+
+    assert not allowed(" Croatia.") and allowed(" Euro.")
