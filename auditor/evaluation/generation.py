@@ -175,6 +175,8 @@ def targets(rows: list[dict[str, Any]], primary: str = "slot-frame") -> dict[str
         f"constrained entity spans graph-valid: {valid}/{spans}"
         + (f" ({100 * valid / spans:.1f}%)" if spans else "")
     )
+    if primary not in by and kg:  # not run: judge the first constrained configuration run
+        primary = kg[0]["name"]
     base, best = by.get("base"), by.get(primary)
     if not (base and best):
         return out

@@ -5,8 +5,9 @@ One :class:`~engine.constraint.automaton.SpanAutomaton` (or answer-slot
 Each call consumes the tokens generated since the previous call, advances every row's state
 (one memoised dict lookup per token) and masks the logits of the forbidden tokens:
 
-* on CPU with a precomputed boolean "deny" row per state and ``masked_fill_`` (the fastest
-  host path: no unpacking per step);
+* on CPU with a precomputed boolean "deny" row per state, kept as a float row of 0 (allowed)
+  and -inf (denied) per batch row and *added* to the logits (one ``np.add``: 3 µs for 8 × 2048
+  logits, where ``np.copyto(..., where=deny)`` takes 86 µs and ``masked_fill_`` 50 µs);
 * on CUDA with the packed int32 rows (XGrammar layout) and ``kernels.apply_token_bitmask_``
   (the Triton kernel).
 
@@ -31,6 +32,8 @@ from torch import Tensor
 from engine.constraint.automaton import SpanAutomaton
 from engine.constraint.slot import SlotAutomaton
 
+_LUT = np.array([0.0, -np.inf], dtype=np.float32)  # allowed -> +0, denied -> -inf
+
 
 class KGConstraint:
     """Stateful per-request processor ``(new_ids [B, n], logits [B, V]) -> logits``."""
@@ -52,10 +55,11 @@ class KGConstraint:
         self.consumed = 0
         self.last_safe = [0] * len(rows)  # tokens of each row that end outside an open span
         self.forcing = [False] * len(rows)  # the last token was a forced opener (span intent)
-        self._deny_buf: np.ndarray | None = None  # [B, V] rows applied last step
+        self._bias = np.zeros((0, 0), dtype=np.float32)  # [B, V] 0 / -inf rows added last step
         self._in_deny: list[np.ndarray | None] = [None] * len(rows)
         self._open_buf: np.ndarray | None = None  # [B, V] span-intent opener rows
         self._in_open: list[np.ndarray | None] = [None] * len(rows)
+        self.done = [False] * len(rows)  # the row has emitted a special token (EOS, pad)
         self.profile = False
         self.update_ns = 0  # time spent advancing states (when ``profile`` is on)
         self.apply_ns = 0  # time spent building and applying masks
@@ -69,6 +73,7 @@ class KGConstraint:
         self.states = [a.start for a in self.rows]
         self.consumed, self.last_safe = 0, [0] * len(self.rows)
         self.forcing = [False] * len(self.rows)
+        self.done = [False] * len(self.rows)
         self._in_deny = [None] * len(self.rows)
         self._in_open = [None] * len(self.rows)
 
@@ -103,11 +108,17 @@ class KGConstraint:
         src = new_ids if new_ids.is_cuda else new_ids.numpy()  # numpy slicing is cheaper
         cols = src[:, start:n].tolist()
         for b, toks in enumerate(cols):
+            if self.done[b]:
+                continue  # finished: the generator pads it, its mask no longer matters
             aut, sid = self.rows[b], self.states[b]
+            special = aut.vocab.special_ids
             for j, tok in enumerate(toks):
                 sid = aut.step(sid, tok)
                 if aut.safe[sid]:
                     self.last_safe[b] = start + j + 1
+                if tok in special:  # EOS (or the pad after a stop string) ends the row
+                    self.done[b] = True
+                    break
             self.states[b] = sid
         self.consumed = n
 
@@ -132,11 +143,11 @@ class KGConstraint:
         else:
             host = view.numpy() if view.dtype == torch.float32 else view.float().numpy()
             rows, self.forcing = self._choose(self._span_intent(host))
-            deny = self._deny_stack(rows)
+            bias = self._bias_stack(rows)  # adding 0 / -inf rows: ~25x faster than copyto
             if view.dtype == torch.float32:
-                np.copyto(host, -np.inf, where=deny)
+                np.add(host, bias, out=host)
             else:
-                view.masked_fill_(torch.from_numpy(np.ascontiguousarray(deny)), float("-inf"))
+                view.add_(torch.from_numpy(bias).to(view.dtype))
         if size < V:
             logits[:, size:] = float("-inf")
         return logits
@@ -152,6 +163,8 @@ class KGConstraint:
         if not any(pick) and not any(self.forcing):
             return rows, forcing
         for b, (a, s) in enumerate(zip(self.rows, self.states, strict=True)):
+            if self.done[b]:
+                continue
             commit = getattr(a, "commit_row", None) if self.forcing[b] else None
             if commit is not None:  # a forced name goes on until it closes
                 rows[b] = commit(s)
@@ -162,22 +175,21 @@ class KGConstraint:
                     rows[b], forcing[b] = deny, True
         return rows, forcing
 
-    def _deny_stack(self, rows: list[np.ndarray | None]) -> np.ndarray:
-        """The deny rows as one bool array [B, V], kept between steps: a row is copied only
-        when its state's row changed (rows are memoised objects, so ``is`` tells)."""
+    def _bias_stack(self, rows: list[np.ndarray | None]) -> np.ndarray:
+        """The deny rows as one float32 array [B, V] of 0 (allowed) and -inf (denied), kept
+        between steps: a row is rewritten only when its state's row changed (rows are
+        memoised objects, so ``is`` tells)."""
         chosen = [
             r if r is not None else a.deny_row(s)
             for r, a, s in zip(rows, self.rows, self.states, strict=True)
         ]
-        if len(chosen) == 1:
-            return chosen[0]
-        if self._deny_buf is None:
-            self._deny_buf = np.zeros((len(chosen), chosen[0].shape[0]), dtype=bool)
+        if self._bias.shape != (len(chosen), chosen[0].shape[0]):
+            self._bias = np.zeros((len(chosen), chosen[0].shape[0]), dtype=np.float32)
         for b, r in enumerate(chosen):
             if r is not self._in_deny[b]:
-                self._deny_buf[b] = r
+                np.take(_LUT, r.view(np.uint8), out=self._bias[b])
                 self._in_deny[b] = r
-        return self._deny_buf
+        return self._bias
 
     def _span_intent(self, scores: np.ndarray, *, probs: bool = False) -> list[bool]:
         """Rows where the model puts at least ``intent_threshold`` of its probability on tokens
@@ -187,7 +199,10 @@ class KGConstraint:
         B = len(self.rows)
         if self.intent_threshold is None:
             return [False] * B
-        rows = [a.intent_openers(s) for a, s in zip(self.rows, self.states, strict=True)]
+        rows = [
+            None if d else a.intent_openers(s)
+            for a, s, d in zip(self.rows, self.states, self.done, strict=True)
+        ]
         live = [b for b, r in enumerate(rows) if r is not None]
         pick = [False] * B
         if not live:

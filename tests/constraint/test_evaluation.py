@@ -99,7 +99,7 @@ def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
             "--per-domain",
             "2",
             "--configs",
-            "base,slot",
+            "base,slot-frame",
             "--no-overhead",
             "--max-new-tokens",
             "12",
@@ -112,7 +112,10 @@ def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
         ]
     )
     res = json.loads((out / "results.json").read_text())
-    assert res["questions"] == 6 and [c["name"] for c in res["configs"]] == ["base", "slot"]
+    assert res["questions"] == 6 and [c["name"] for c in res["configs"]] == [
+        "base",
+        "slot-frame",
+    ]
     assert (out / "pareto.png").stat().st_size > 1000 and (out / "table.md").exists()
     assert (out / "outcomes.png").stat().st_size > 1000
     lines = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]

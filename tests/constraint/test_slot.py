@@ -162,3 +162,18 @@ def test_hf_logits_processor_with_the_slot(model, lexicon, variants_fn) -> None:
         kg_constraint=_slot_constraint(lexicon, variants_fn),
     )[0]
     assert tok.decode(out.tolist()) == tok.decode(ours.tolist())
+
+
+def test_a_finished_row_is_no_longer_advanced(lexicon, variants_fn, tok) -> None:
+    con = _slot_constraint(lexicon, variants_fn)
+    aut = con.rows[0]
+    answer = tok.encode(" The maximum daily dose of ibuprofen is 1200 mg.", add_bos=False)
+    eos = next(iter(aut.vocab.special_ids))
+    con.advance(torch.tensor([[*answer, eos]]))
+    assert con.done[0] and aut.answered(con.states[0])
+    state = con.states[0]
+    con.advance(torch.tensor([[*answer, eos, tok.pad_id, tok.pad_id]]))  # the generator pads
+    assert con.states[0] == state
+    logits = torch.zeros(1, aut.vocab.size)
+    con(torch.tensor([answer + [eos] * 4]), logits)  # no intent, no commit for a done row
+    assert con.forcing == [False]
