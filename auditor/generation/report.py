@@ -26,6 +26,7 @@ Tables and plots are in :mod:`auditor.generation.report_views`.
 
 from __future__ import annotations
 
+import statistics
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -105,7 +106,17 @@ def summarise(answers: Sequence[Answer], timings: Sequence[dict[str, Any]]) -> l
                 "answers_with_seeds": _share(sum(a.seeds > 0 for a in group), len(group)),
             }
         )
+    base = [_step(x) for x in tim.get("base", [])]
+    for row in rows:  # robust to a machine whose speed drifts: each batch against base's
+        mine = [_step(x) for x in tim[row["name"]]]
+        ratios = [m / b for m, b in zip(mine, base, strict=False) if m and b]
+        row["step_vs_base_median"] = statistics.median(ratios) - 1 if ratios else None
     return rows
+
+
+def _step(t: dict[str, Any]) -> float | None:
+    """One batch's decode step (s), or None when it took no decode step."""
+    return t["decode_s"] / t["decode_steps"] if t.get("decode_steps") else None
 
 
 def pareto(rows: Sequence[dict[str, Any]]) -> list[str]:

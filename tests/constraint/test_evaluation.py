@@ -148,3 +148,23 @@ def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
         assert r["kg_us_per_step"] > 0 and r["xgrammar_us_per_step"] > 0
         assert r["decode_step_ms"] > 0 and r["steps_timed"] >= 2
     assert "XGrammar" in overhead_table(rows)
+
+
+def test_step_against_base_is_the_median_of_per_batch_ratios() -> None:
+    from auditor.generation.evaluate import Answer
+    from auditor.generation.questions import Question
+
+    q = Question("q", "medical", "maxDose", "f", "drug:x", "Q?")
+    answers = [
+        Answer(q, c, "a", 5, 0.1, 0.01, 0.0, {}, [], [], outcome="non_answer")
+        for c in ("base", "slot")
+    ]
+    timings = [  # the machine slows down 3x in batch 2: each batch is still +10%
+        {"config": c, "rows": 1, "decode_tokens": 10, "decode_steps": 10, "decode_s": s,
+         "ttft_s": 0.0, "build_s": 0.0, "mask_s": 0.0}
+        for c, s in (("base", 0.01), ("slot", 0.011), ("base", 0.03), ("slot", 0.033),
+                     ("base", 0.01), ("slot", 0.011))
+    ]  # fmt: skip
+    rows = {r["name"]: r for r in summarise(answers, timings)}
+    assert abs(rows["slot"]["step_vs_base_median"] - 0.10) < 1e-9
+    assert rows["base"]["step_vs_base_median"] == 0.0
