@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from auditor.extract.case_names import names_unlinked_case
 from auditor.extract.claim_base import (
@@ -608,7 +609,8 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
     relation = cr.rule.applies_to.relation or ""
     for ref in (c for c in info.citations if c.kind == "regulation"):
         owner = _identifier_owner(kb, relation, ref.section or ref.text)
-        named = [s for s in subjects if not (s[0].start < ref.end and ref.start < s[0].end)
+        named = [s for s in map(lambda s: _before(s, ref.start), subjects)
+                 if not (s[0].start < ref.end and ref.start < s[0].end)
                  and _in_apposition(info, s[0], ref.start - base, ref.end - base,
                                     tight=owner is None)]  # fmt: skip
         if not named:
@@ -618,6 +620,16 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
         c.citation = ref
         out.append(c)
     return out
+
+
+def _before(s: tuple[Mention, str], at: int) -> tuple[Mention, str]:
+    """A fuzzy mention that ran on into the identifier ("Corporate Transparency Act (Pub.")
+    cut back to the name before it."""
+    m = s[0]
+    if m.fuzzy_score is None or not m.start < at < m.end:
+        return s
+    end = m.start + len(m.text[: at - m.start].rstrip(" (,"))
+    return replace(m, end=end, text=m.text[: end - m.start]), s[1]
 
 
 _APPOSED = re.compile(
@@ -636,7 +648,7 @@ def _in_apposition(
     if re.match(r"\s+(?:I{1,3}|IV|VI{0,3}|\d)\b", info.text[e : e + 5]):
         return False  # "Capital Requirements Regulation III": a longer name than the one linked
     if tight:
-        return e <= ref_start and bool(re.fullmatch(r"\s*[(,]\s*", info.text[e:ref_start]))
+        return e <= ref_start and bool(re.fullmatch(r"[\s*_]*[(,][\s*_]*", info.text[e:ref_start]))
     if (
         e <= ref_start
         and len(info.text[e:ref_start]) <= 12
@@ -650,11 +662,10 @@ def _in_apposition(
 
 
 def _identifier_owner(kb: KnowledgeBase, relation: str, ident: str) -> str | None:
-    from auditor.extract.identifiers import norm_identifier
+    from auditor.extract.identifiers import same_identifier
 
-    want = norm_identifier(ident)
     for f in kb.facts_with(relation):
-        if f.literal and norm_identifier(f.literal) == want:
+        if f.literal and same_identifier(ident, f.literal):
             return f.subject
     return None
 

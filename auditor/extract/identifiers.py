@@ -104,3 +104,31 @@ def norm_identifier(s: str) -> str:
     """
     s = s.lower().replace("no.", "").replace("no ", " ")
     return re.sub(r"[^a-z0-9/]+", "", s)
+
+
+_PUBLIC_LAW = re.compile(
+    r"\bPub(?:lic)?\.?\s*L(?:aw)?\.?\s*(?:No\.?\s*)?(\d{2,3})\s*[-–]\s*(\d{1,3})\b", re.I
+)
+
+
+def public_laws(s: str) -> frozenset[str]:
+    """The public-law numbers an identifier names ("Pub. L. 116-283, division F" -> 116-283).
+
+    >>> sorted(public_laws("12 U.S.C. 1851 (section 619 of Pub. L. 111-203)"))
+    ['111-203']
+    """
+    return frozenset(f"{a}-{b}" for a, b in _PUBLIC_LAW.findall(s))
+
+
+def same_identifier(stated: str, stored: str) -> bool:
+    """``stated`` is ``stored``, or names the public law ``stored`` is part of: an act cited
+    by its public law alone ("Pub. L. 116-283") where the graph records the part ("Pub. L.
+    116-283, division F, title LXIV")."""
+    if norm_identifier(stated) == norm_identifier(stored):
+        return True
+    laws = public_laws(stated)
+    return (
+        bool(laws)
+        and norm_identifier(stated) in {norm_identifier(f"Pub. L. {x}") for x in laws}
+        and laws <= public_laws(stored)
+    )

@@ -9,7 +9,7 @@ import re
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
 from auditor.extract.cues import find_frequencies
-from auditor.extract.identifiers import norm_identifier
+from auditor.extract.identifiers import norm_identifier, same_identifier
 from auditor.types import Claim
 from auditor.verify.common import Context, contradict, label_of, support, unverifiable
 from knowledge_graphs.store import KnowledgeBase
@@ -28,7 +28,16 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
     if hits:
         support(claim, hits, kb, "the identifier matches")
         return
-    owner = [f for f in kb.facts_with(rel) if f.literal and norm_identifier(f.literal) == stated]
+    part = [f for f in facts if f.literal and same_identifier(claim.object or "", f.literal)]
+    if part:  # "Pub. L. 116-283" for the act recorded as "Pub. L. 116-283, division F, ..."
+        support(claim, part, kb, f"{claim.object} is the public law of the graph's "
+                f"identifier {part[0].literal!r} (the act or a part of it)")  # fmt: skip
+        return
+    owner = [
+        f
+        for f in kb.facts_with(rel)
+        if f.literal and same_identifier(claim.object or "", f.literal)
+    ]
     detail = f" (that is the identifier of {label_of(kb, owner[0].subject)})" if owner else ""
     contradict(
         claim,
