@@ -586,6 +586,16 @@ ROWS = [
         "fabricated_citation",
     ),
     (
+        "strength-with-release-word-is-no-dose",
+        "medical",
+        "2025-01-15",
+        "The maximum daily dose of LIALDA 1.2 g delayed-release tablets for ulcerative colitis "
+        "is 4.8 g per day.",
+        "MED-DOSE-MAX",
+        "supported",
+        None,
+    ),
+    (
         "nominative-reporter-ok",
         "legal",
         "2025-01-15",

@@ -162,7 +162,12 @@ ROLE_REASON = {
 # -- what kind of number it is --------------------------------------------------------------
 
 STRENGTH_AFTER = re.compile(
-    r"^\s*(?:-|\s)?(?:\)\s*)?(?:tablets?|tabs?|caplets?|capsules?|pills?|softgels?|gelcaps?|"
+    r"^\s*(?:-|\s)?(?:\)\s*)?"
+    # a release or coating word between the strength and the form: "1.2 g delayed-release tablets"
+    r"(?:(?:(?:delayed|extended|immediate|modified|sustained|controlled|prolonged)[- ]release|"
+    r"ER|XR|XL|SR|DR|CR|IR|ODT|orally[- ]disintegrating|chewable|film[- ]coated|"
+    r"enteric[- ]coated|coated|dispersible|effervescent|scored|oral)\s+){0,2}"
+    r"(?:tablets?|tabs?|caplets?|capsules?|pills?|softgels?|gelcaps?|"
     r"strength|vials?|patch(?:es)?|lozenges?|chewables?|suppositor(?:y|ies)|"
     r"(?:oral\s+)?(?:solution|suspension|injection|pen|syringe|ampoule)s?|dose\s+form)\b",
     re.I,
