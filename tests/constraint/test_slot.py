@@ -177,3 +177,40 @@ def test_a_finished_row_is_no_longer_advanced(lexicon, variants_fn, tok) -> None
     logits = torch.zeros(1, aut.vocab.size)
     con(torch.tensor([answer + [eos] * 4]), logits)  # no intent, no commit for a done row
     assert con.forcing == [False]
+
+
+def test_hf_logits_processor_with_a_prefilled_frame(model, lexicon, variants_fn) -> None:
+    """The answer frame goes after the prompt and into the constraint by ``prefill``, for
+    ``transformers`` as for the engine: the same constrained tokens, the answer complete."""
+    transformers = pytest.importorskip("transformers")
+    from engine.constraint import KGLogitsProcessor
+    from engine.loader import DEFAULT_MODEL_DIR
+    from engine.tokenizer import left_pad
+
+    hf = transformers.AutoModelForCausalLM.from_pretrained(
+        DEFAULT_MODEL_DIR, torch_dtype=torch.float32, attn_implementation="eager"
+    ).eval()
+    tok = model.tokenizer
+    frame = tok.encode(" The maximum daily dose of ibuprofen", add_bos=False)
+    ids, mask = left_pad([tok.encode(PROMPT) + frame], tok.pad_id)
+    outs = []
+    for engine in (False, True):
+        con = _slot_constraint(lexicon, variants_fn)
+        con.prefill(0, frame)
+        if engine:
+            new = generate(model, ids, 24, attention_mask=mask, tokenizer=tok, kg_constraint=con)
+            new = new[0]
+        else:
+            new = hf.generate(
+                ids,
+                attention_mask=mask,
+                max_new_tokens=24,
+                do_sample=False,
+                logits_processor=transformers.LogitsProcessorList([KGLogitsProcessor(con)]),
+                eos_token_id=tok.eos_id,
+                pad_token_id=tok.pad_id,
+            )[0, ids.shape[1] :]
+        con.advance(new[None])
+        assert con.rows[0].answered(con.states[0]), tok.decode(new.tolist())
+        outs.append(tok.decode(new.tolist()))
+    assert outs[0] == outs[1]
