@@ -17,6 +17,7 @@ A name reached only by fuzzy matching never yields support.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from auditor.extract.frames.dose_words import fact_population, fact_populations
 from auditor.types import Claim
@@ -53,6 +54,18 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     if q is None or claim.subject is None or frame is None:
         unverifiable(claim, "no dose frame to check")
         return
+    counted = None  # the strength of one tablet when the text counts tablets
+    if q.unit == "tablet" and (per := frame.slots.get("unit_strength_mg")):
+        # "do not exceed 6 tablets in 24 hours" of "200 mg tablets": 1,200 mg in 24 hours
+        mg = counted = float(per)
+        total = f"{q.value * mg:g}" + ("" if q.value_max is None else f"–{q.value_max * mg:g}")
+        q = claim.quantity = replace(q, value=q.value * mg, unit="mg", dimension="mass",
+            value_max=None if q.value_max is None else q.value_max * mg,
+            text=f"{q.text} ({total} mg at {per} mg each)")  # fmt: skip
+        claim.qualifiers["counted_as"] = f"{claim.object} of {per} mg"
+        claim.object = f"{q.value:g}{'' if q.value_max is None else f'–{q.value_max:g}'} mg" + (
+            f" per {q.per}" if q.per else ""
+        )
     drug = label_of(kb, claim.subject)
     all_facts = kb.facts_about(claim.subject, "maxDose")
     if not all_facts:
@@ -60,6 +73,8 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         return
     first, last, _ = claim_window(claim, ctx.as_of)
     current = [f for f in all_facts if valid_during(f, first, last)]
+    if counted is not None:  # tablets: only oral labels of that strength, a brand only if named
+        current = [f for f in current if _fits_tablets(f, counted, claim.text)]
     if not current:
         unverifiable(claim, f"no maximum-dose fact for {drug} valid at {first}", all_facts, kb)
         return
@@ -361,6 +376,26 @@ def _period_ok(f: Fact, period: str | None) -> bool:
     if period is None:
         return True
     return {"24 hours": "day"}.get(per, per) == period
+
+
+_PRODUCT_STRENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(mg|mcg|g)\b")
+_NOT_TABLETS = re.compile(r"inject|infusion|inhal|patch|solution|suspension|gel\b|%", re.I)
+
+
+def _fits_tablets(f: Fact, mg: float, text: str) -> bool:
+    """A maximum that a count of ``mg`` tablets can be compared with: an oral label (no
+    injection, inhaler, patch, liquid), of that strength if the product names one, and of a
+    brand the product names only when the text names it too ("TYLENOL Extra Strength 500 mg
+    caplets" says nothing about another maker's 500 mg tablets)."""
+    route = f.qualifiers.get("route")
+    product = f.qualifiers.get("product") or ""
+    if route not in (None, "oral") or _NOT_TABLETS.search(product):
+        return False
+    strengths = {float(v) * _MASS_TO_MG[u] for v, u in _PRODUCT_STRENGTH.findall(product)}
+    if strengths and not any(abs(x - mg) < 1e-9 for x in strengths):
+        return False
+    brands = [w for w in re.findall(r"\b[A-Z][A-Z-]{2,}\b", product)]
+    return all(re.search(rf"\b{re.escape(b)}\b", text, re.I) for b in brands)
 
 
 def _unit_family(f: Fact) -> str:

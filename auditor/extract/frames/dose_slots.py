@@ -128,6 +128,31 @@ def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
     return info.text[a:b], [p for p in parts if p]
 
 
+_SOLID_UNITS = re.compile(
+    r"\b(?:tablets?|tabs?|caplets?|capsules?|pills?|softgels?|gelcaps?)\b", re.I
+)
+_TO_MG = {"mg": 1.0, "mcg": 1e-3, "g": 1e3}
+
+
+def unit_strength_mg(info: SentenceInfo, q: Quantity) -> float | None:
+    """The strength of one tablet (caplet, capsule) when the sentence gives exactly one, for a
+    dose counted in tablets ("Ibuprofen 200 mg tablets: ... do not exceed 6 tablets in 24
+    hours" -> 200): the count times it is the dose in mg. None for any other quantity, for
+    several strengths ("200 mg or 400 mg tablets") and for combination products."""
+    if q.unit != "tablet" or not _SOLID_UNITS.search(q.text):
+        return None
+    found = {
+        round(x.value * _TO_MG[x.unit], 6)
+        for x in info.quantities
+        if x is not q
+        and x.unit in _TO_MG
+        and x.value_max is None
+        and value_kind(info, x) == "strength"
+    }
+    others = [x for x in info.quantities if x is not q and value_kind(info, x) == "combination"]
+    return found.pop() if len(found) == 1 and not others else None
+
+
 def fill_slots(
     frame: Frame, cr: CompiledRule, info: SentenceInfo, q: Quantity, subject: tuple[Mention, str]
 ) -> None:
@@ -148,6 +173,8 @@ def fill_slots(
         if w.CO_MEDICATION.search(text) and "co_medication" not in frame.slots:
             frame.slots["co_medication"] = w.CO_MEDICATION.search(text).group(0)  # type: ignore[union-attr]
     _brand_and_indication(frame, info, q, subject)
+    if (mg := unit_strength_mg(info, q)) is not None:
+        frame.slots["unit_strength_mg"] = f"{mg:g}"
     period = _period(q, local, around)
     if period:
         frame.slots["period"] = period
