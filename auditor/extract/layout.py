@@ -99,7 +99,13 @@ def layout_sentences(text: str, sentences: list[Sentence]) -> list[Layout]:
         line_start = text.rfind("\n", 0, s.start) + 1
         starts_line = not text[line_start : s.start].strip()
         if not starts_line and line is not None:
-            out.append(replace(line, question=is_question(s.text)))
+            own = _LABEL.match(s.text)  # "... 24 hours. Acetaminophen 325 mg tablets: ..."
+            if own and line.kind in ("prose", "list_item"):  # its own label, not the line's
+                out.append(replace(line, question=is_question(s.text),
+                                   label=_clean(own.group("label")),
+                                   label_end=s.start + own.end()))  # fmt: skip
+            else:
+                out.append(replace(line, question=is_question(s.text)))
             continue
         new_paragraph = line is None or _blank_line_before(text, line_start)
         h = _HEADING.match(s.text) if starts_line else None

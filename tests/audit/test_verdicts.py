@@ -1660,3 +1660,13 @@ def test_back_references_and_recent_volumes(auditor_obj, text, outcomes):
     assert [(c.outcome, c.reason) for c in res.citations] == outcomes, [
         (c.text, c.outcome, c.reason, c.detail) for c in res.citations
     ]
+
+
+def test_a_sentence_with_its_own_label_is_not_read_under_the_lines_label(auditor_obj):
+    text = (
+        "Tylenol 8 HR Arthritis Pain 650 mg caplets: do not take more than 6 caplets in 24 "
+        "hours. Extra Strength Tylenol 500 mg caplets: do not take more than 6 caplets in 24 hours."
+    )
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-01-15")
+    second = [c for c in res.claims if c.rule_id == "MED-DOSE-MAX" and c.start > text.index(". E")]
+    assert [c.verdict for c in second] == ["supported"], [c.to_dict() for c in second]
