@@ -315,6 +315,10 @@ _LIST_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&|as well as)\s+)?|\s*,\s*", r
 def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[no-untyped-def]
     base = info.sentence.start
     hub_clause = clause_at(info.text, hub[0].start - base) if hub[0].start >= base else None
+    if hub_clause is not None and (m := _APPOSITION.match(info.text, hub[0].end - base)):
+        # "Mesalamine (Lialda) is used to treat ...": the name's clause goes on after its
+        # parenthetical (another name, a class, an abbreviation)
+        hub_clause = (hub_clause[0], clause_at(info.text, m.end())[1])
     if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
         return None
     if (
@@ -345,6 +349,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     return c
 
 
+_APPOSITION = re.compile(r"\s*\([^()\n]{1,60}\)\s*(?=\w)")
 _HEADER_LEAD = re.compile(r"[\s\-*•#>]*(?:\d{1,2}[.)]\s*)?[\s*_]*")
 _HEADER_TAIL = re.compile(r"[^:;.!?]{0,40}?[*_]*\s*:\s")
 

@@ -623,6 +623,15 @@ ROWS = [
         None,
     ),
     (
+        "indication-after-a-parenthetical-name",
+        "medical",
+        "2025-01-15",
+        "Mesalamine (Lialda) is used to treat mild to moderate ulcerative colitis.",
+        "MED-INDICATION",
+        "supported",
+        None,
+    ),
+    (
         "nominative-reporter-ok",
         "legal",
         "2025-01-15",
