@@ -52,6 +52,9 @@ _NOMINATIVE = {
 }
 
 
+NOMINATIVE_REPORTERS = frozenset(_NOMINATIVE)  # reporter keys: "wheat", "cranch", ...
+
+
 def us_volume(volume: int, reporter: str) -> int | None:
     """The U.S. Reports volume of a nominative-reporter volume ("6 Wheat." → 19), or None.
 

@@ -614,7 +614,7 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
     relation = cr.rule.applies_to.relation or ""
     for ref in (c for c in info.citations if c.kind == "regulation"):
         owner = _identifier_owner(kb, relation, ref.section or ref.text)
-        named = [s for s in map(lambda s: _before(s, ref.start), subjects)
+        named = [s for s in (_before(x, ref.start) for x in subjects)
                  if not (s[0].start < ref.end and ref.start < s[0].end)
                  and _in_apposition(info, s[0], ref.start - base, ref.end - base,
                                     tight=owner is None)]  # fmt: skip

@@ -126,9 +126,5 @@ def same_identifier(stated: str, stored: str) -> bool:
     116-283, division F, title LXIV")."""
     if norm_identifier(stated) == norm_identifier(stored):
         return True
-    laws = public_laws(stated)
-    return (
-        bool(laws)
-        and norm_identifier(stated) in {norm_identifier(f"Pub. L. {x}") for x in laws}
-        and laws <= public_laws(stored)
-    )
+    bare = _PUBLIC_LAW.fullmatch(stated.strip())  # only the law, no division or title
+    return bare is not None and f"{bare[1]}-{bare[2]}" in public_laws(stored)

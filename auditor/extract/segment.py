@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from knowledge_graphs.scotus import NOMINATIVE_REPORTERS  # "6 Wheat. 264": not a sentence end
+
 _ABBREV = {
     "v",
     "vs",
@@ -172,8 +174,6 @@ _CASE_NAME_WORDS = {
     "tex", "fla", "mich", "conn", "res", "dev",
 }  # fmt: skip
 _CORPORATE = {"inc", "co", "corp", "ltd", "llc", "plc", "bros", "assn"}
-# the early Supreme Court's nominative reporters: "6 Wheat. 264", "19 U.S. (6 Wheat.) 264"
-_NOMINATIVE = {"dall", "cranch", "wheat", "pet", "how", "wall", "black"}
 _VOLUME_BEFORE = re.compile(r"\d+\s+[A-Za-z]+\.[\s)]*$")
 
 
@@ -197,7 +197,7 @@ def _is_abbreviation(piece: str, following: str = "") -> bool:
         return False  # "... Wayfair, Inc. In 2018 ..." ends a sentence
     if word in _ABBREV:
         return True
-    if word in _NOMINATIVE and _VOLUME_BEFORE.search(piece) and following[:1].isdigit():
+    if word in NOMINATIVE_REPORTERS and _VOLUME_BEFORE.search(piece) and following[:1].isdigit():
         return True  # a volume, the reporter, then the page: "16 Wall. 36"
     if word == "s" and following.startswith("Ct"):  # "93 S. Ct. 705": Supreme Court Reporter
         return True

@@ -189,7 +189,9 @@ class Evaluator:
             built = [builder.build(q.question, q.domain) for q in batch]
             constraint = KGConstraint([b.automaton for b in built], intent_threshold=cfg.intent)
             constraint.profile = True
-        frames = [(b.slot or {}).get("frame", "") if cfg.frame else "" for b in (built or batch)]
+        frames = [""] * len(batch)  # the answer frame of each row ("slot-frame" only)
+        if cfg.frame and built:
+            frames = [(b.slot or {}).get("frame", "") for b in built]
         rows = [self.tok.encode(q.prompt) for q in batch]
         for b, frame in enumerate(frames):
             if frame:  # the frame is given, not generated: the automaton reads it first

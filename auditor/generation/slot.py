@@ -21,6 +21,7 @@ allows only the "I don't know" path (fail closed).
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -229,15 +230,9 @@ def answer_frame(facts: list[Fact], display: Any, values: set[str]) -> str:
         low = answer.lower()
         cut = min((i for v in lows if (i := _word_at(low, v)) >= 0), default=len(answer))
         openings.append(answer[:cut].rstrip())
-    frame = openings[0]
-    for other in openings[1:]:
-        n = 0
-        while n < min(len(frame), len(other)) and frame[n] == other[n]:
-            n += 1
-        frame = frame[:n]
-        if n < len(openings[0]) and frame and not frame.endswith(" "):
-            frame = frame.rsplit(" ", 1)[0] if " " in frame else ""  # whole words only
-    frame = frame.rstrip()
+    columns = zip(*(o.split(" ") for o in openings), strict=False)  # i-th word of each
+    shared = [ws[0] for ws in itertools.takewhile(lambda ws: len(set(ws)) == 1, columns)]
+    frame = " ".join(shared)  # the whole words every fact's opening starts with
     return frame if name in frame.lower() else ""
 
 

@@ -131,7 +131,6 @@ def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
 _SOLID_UNITS = re.compile(
     r"\b(?:tablets?|tabs?|caplets?|capsules?|pills?|softgels?|gelcaps?)\b", re.I
 )
-_TO_MG = {"mg": 1.0, "mcg": 1e-3, "g": 1e3}
 
 
 def unit_strength_mg(info: SentenceInfo, q: Quantity) -> float | None:
@@ -141,16 +140,15 @@ def unit_strength_mg(info: SentenceInfo, q: Quantity) -> float | None:
     several strengths ("200 mg or 400 mg tablets") and for combination products."""
     if q.unit != "tablet" or not _SOLID_UNITS.search(q.text):
         return None
-    found = {
-        round(x.value * _TO_MG[x.unit], 6)
-        for x in info.quantities
-        if x is not q
-        and x.unit in _TO_MG
-        and x.value_max is None
-        and value_kind(info, x) == "strength"
+    others = [x for x in info.quantities if x is not q]
+    if any(value_kind(info, x) == "combination" for x in others):
+        return None
+    found = {  # masses are in mg already (units.canonical)
+        round(x.value, 6)
+        for x in others
+        if x.unit == "mg" and x.value_max is None and value_kind(info, x) == "strength"
     }
-    others = [x for x in info.quantities if x is not q and value_kind(info, x) == "combination"]
-    return found.pop() if len(found) == 1 and not others else None
+    return found.pop() if len(found) == 1 else None
 
 
 def fill_slots(
