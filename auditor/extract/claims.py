@@ -591,8 +591,9 @@ def _dose_before(info: SentenceInfo, pos: int) -> float | None:
     """The amount a schedule is given for: a mass right before it in the same clause."""
     base = info.sentence.start
     a, _ = clause_at(info.text, pos - base)
+    # the quantity may run over the schedule ("70 mg once daily" is read as 70 mg per day)
     near = [q for q in info.quantities if q.dimension == "mass" and a <= q.start - base
-            and q.end <= pos and pos - q.end <= 40 and q.value_max is None]  # fmt: skip
+            and q.start < pos and pos - q.end <= 40 and q.value_max is None]  # fmt: skip
     return near[-1].value if near else None
 
 
@@ -707,7 +708,8 @@ def _dedupe(claims: list[Claim]) -> list[Claim]:
     seen: set[tuple[object, ...]] = set()
     out = []
     for c in claims:
-        key = (c.rule_id, c.subject, c.object, c.start, c.quantity.start if c.quantity else None)
+        key = (c.rule_id, c.subject, c.object, c.start, c.quantity.start if c.quantity else None,
+               c.qualifiers.get("dose_mg"))  # "10 mg once daily or 70 mg once daily": two claims
         if key not in seen:
             seen.add(key)
             out.append(c)

@@ -298,6 +298,11 @@ def formulations_of(text: str) -> set[str]:
     return {name for name, pat in _FORM_RE if pat.search(text)}
 
 
+def formulation_spans(text: str) -> list[tuple[str, int, int]]:
+    """(form, start, end) of every release-form word in ``text``."""
+    return [(name, m.start(), m.end()) for name, pat in _FORM_RE for m in pat.finditer(text)]
+
+
 NAMED_STRENGTH = re.compile(
     r"\b(?:(?:regular|extra|maximum|max|original|junior|children'?s|infants'?)\s+strength|"
     r"arthritis\s+pain|8\s*hr|12[- ]hour|low[- ]dose|baby)\b",
@@ -326,6 +331,7 @@ DRUG_COLUMN = re.compile(
 __all__ = [
     "ROLE_REASON",
     "fact_population",
+    "formulation_spans",
     "formulations_of",
     "population_of",
     "role_after",
