@@ -161,8 +161,8 @@ def _words(patterns: Iterable[str]) -> re.Pattern[str] | None:
 
 
 @cache
-def _denial(relation: str | None) -> re.Pattern[str] | None:
-    return _words((*lex.DENIAL["*"], *lex.DENIAL.get(relation or "", ())))
+def _denial(relation: str | None, shared: bool = True) -> re.Pattern[str] | None:
+    return _words((*(lex.DENIAL["*"] if shared else ()), *lex.DENIAL.get(relation or "", ())))
 
 
 _MITIGATED = _words(lex.MITIGATED)
@@ -182,10 +182,10 @@ def _unnegated(pat: re.Pattern[str] | None, text: str) -> bool:
     )
 
 
-def denial_trigger(text: str, relation: str | None) -> bool:
-    """A denial phrase of ``relation`` (or a shared one) occurs in ``text``."""
-    pat = _denial(relation)
-    return pat is not None and pat.search(text) is not None
+def denial_trigger(text: str, relation: str | None, *, shared: bool = True) -> bool:
+    """A denial phrase of ``relation`` (or, with ``shared``, one every relation shares) occurs
+    in ``text`` and is not itself negated."""
+    return _unnegated(_denial(relation, shared), text)
 
 
 def polarity(

@@ -50,7 +50,8 @@ DENIAL: dict[str, tuple[str, ...]] = {
     "washoutBefore": (
         r"no\s+(?:gap|wait(?:ing)?(?:\s+period)?|washout(?:\s+period)?|break)\s+(?:\w+\s+){0,4}?"
         r"(?:is\s+|are\s+)?(?:needed|necessary|required)",
-        r"(?:don't|do\s+not|doesn't|does\s+not|won't)\s+(?:need|have)\s+to\s+wait",
+        r"(?:don't|do\s+not|doesn't|does\s+not|won't|needn't|need\s+not)\s+"
+        r"(?:need\s+to\s+|have\s+to\s+)?wait",
         r"no\s+need\s+to\s+wait",
         r"(?:start|begin|switch\s+to)\s+(?:\w+\s+){0,3}?(?:the\s+(?:same|next)\s+(?:day|evening|"
         r"morning|night)|that\s+(?:same\s+)?(?:day|evening|night|afternoon)|right\s+away|"

@@ -115,7 +115,7 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
             return
         in_period = general or in_period
     if hits and not claim.negated:
-        usable = [f for f in hits if _route_ok(f, slots.get("route")) and _level_ok(f, current, claim)]
+        usable = [f for f in hits if _route_ok(f, slots.get("route")) and _level_ok(f, in_period, claim)]
         if not usable:
             unverifiable(claim, f"{claim.object} matches only {_product_words(hits[0])}, "
                          + _not_that_product(hits[0], slots), hits, kb)  # fmt: skip
@@ -196,17 +196,21 @@ def _brands(f: Fact) -> set[str]:
     return {b for b in re.findall(r"\b[A-Z][A-Z-]{2,}\b", product) if b not in _FORM_ABBREVIATIONS}
 
 
-def _level_ok(f: Fact, current: list[Fact], claim: Claim) -> bool:
+def _level_ok(f: Fact, pool: list[Fact], claim: Claim) -> bool:
     """One fact, one verdict: a claim that names no product is supported by a product's own
-    label only when no other product of the drug gives another maximum for the same period."""
+    label only when no other comparable product (same period and indication) gives another
+    maximum."""
     brands = _brands(f)
     if not brands or any(re.search(rf"\b{re.escape(b)}\b", claim.text, re.I) for b in brands):
         return True
     per = f.qualifiers.get("per") or "day"
+    use = f.qualifiers.get("indication")
     return all(
         o.value_max == f.value_max and o.value == f.value
-        for o in current
-        if (o.qualifiers.get("per") or "day") == per and _brands(o) != brands
+        for o in pool
+        if (o.qualifiers.get("per") or "day") == per
+        and _brands(o) != brands
+        and o.qualifiers.get("indication") == use
     )
 
 

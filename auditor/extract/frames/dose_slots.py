@@ -81,6 +81,8 @@ def role_of(
         start = prev[2] - base
     lead = info.text[start : q.start - base]
     tail = info.text[q.end - base : b]
+    if w.STUDIED.search(info.text[a:b]):
+        return "studied", "studied", "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
     if before and before[0] == "maximum":
