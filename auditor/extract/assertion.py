@@ -198,8 +198,10 @@ def polarity(
     if _RESTRICTIVE is not None and _RESTRICTIVE.search(clause):
         return "affirmed"
     denied = _unnegated(_denial(relation), clause) or any(_unnegated(p, clause) for p in extra)
-    if _MITIGATED is not None and _MITIGATED.search(clause) and (
-        denied or _unnegated(_PERMISSIVE, clause)
+    if (
+        _MITIGATED is not None
+        and _MITIGATED.search(clause)
+        and (denied or _unnegated(_PERMISSIVE, clause))
     ):
         return "mitigated"
     return "denied" if denied else "affirmed"

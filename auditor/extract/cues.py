@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+
 @dataclass(frozen=True, slots=True)
 class Frequency:
     start: int

@@ -115,7 +115,9 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
             return
         in_period = general or in_period
     if hits and not claim.negated:
-        usable = [f for f in hits if _route_ok(f, slots.get("route")) and _level_ok(f, in_period, claim)]
+        usable = [
+            f for f in hits if _route_ok(f, slots.get("route")) and _level_ok(f, in_period, claim)
+        ]
         if not usable:
             unverifiable(claim, f"{claim.object} matches only {_product_words(hits[0])}, "
                          + _not_that_product(hits[0], slots), hits, kb)  # fmt: skip

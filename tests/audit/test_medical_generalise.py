@@ -43,6 +43,11 @@ ROWS = [
      "space the doses.", "drug:sildenafil", "interactsWith", "contradicted"),
     ("mitigated-halve-the-dose", "Nitroglycerin and sildenafil can be combined if you just cut "
      "the sildenafil dose in half.", "drug:nitroglycerin", "interactsWith", "contradicted"),
+    ("denial-across-aside", "Naproxen at usual doses (up to 500 mg twice a day) is fine to "
+     "combine with warfarin for a week.", "drug:naproxen", "interactsWith", "contradicted"),
+    ("mitigated-so-it", "Isosorbide mononitrate is a long-acting nitrate, so it's safe to take "
+     "with sildenafil if you separate the doses.", "drug:isosorbide mononitrate",
+     "interactsWith", "contradicted"),
     ("restriction-is-not-denial", "Clarithromycin can be used with simvastatin only with a large "
      "reduction of the simvastatin dose.", "drug:clarithromycin", "interactsWith", "supported"),
     ("negated-denial", "It is not safe to take sildenafil with nitroglycerin.",

@@ -277,15 +277,21 @@ def _no_wait_claims(  # type: ignore[no-untyped-def]
     stop = next(x for r, x in roles.values() if r == "stop")
     start = next(x for r, x in roles.values() if r == "start")
     ent = kb.entity(start[1])
-    c = base_claim(info, cr, stop, kb, domain, start[1], ent.label if ent else start[0].text,
-                   start[0].start)  # fmt: skip
+    c = base_claim(
+        info, cr, stop, kb, domain, start[1], ent.label if ent else start[0].text, start[0].start
+    )
     c.qualifiers.update({"interval": "no wait", "interval_hours": "0"})
     c.negated = True
-    frame = Frame("washout", role="minimum", trigger="no wait",
-                  slots={"stopped": stop[0].text, "started": start[0].text, "interval": "none"})  # fmt: skip
+    frame = Frame(
+        "washout",
+        role="minimum",
+        trigger="no wait",
+        slots={"stopped": stop[0].text, "started": start[0].text, "interval": "none"},
+    )
     frame.not_asserted = (
-        non_assertion(info.layout, text, start[0].start - base,
-                      paragraph_lead=info.layout.paragraph_lead)  # fmt: skip
+        non_assertion(
+            info.layout, text, start[0].start - base, paragraph_lead=info.layout.paragraph_lead
+        )
         or c.frame.not_asserted  # type: ignore[union-attr]
     )
     c.frame = frame
