@@ -124,3 +124,20 @@ def test_polarity(clause: str, relation: str, expected: str) -> None:
 )
 def test_context_qualifiers(text: str, expected: dict[str, str]) -> None:
     assert context_qualifiers(text) == expected
+
+
+def test_drug_per_column_table(auditor_obj) -> None:
+    """A comparison table with one drug per column and the dose role per row: each value
+    cell's drug is its column header's (sertraline 200 mg/day, citalopram 40 mg/day)."""
+    text = (
+        "| | Sertraline | Citalopram |\n"
+        "|---|---|---|\n"
+        "| Maximum dose | 200 mg per day | 60 mg per day |\n"
+        "| Usual start | 50 mg once daily | 20 mg once daily |\n"
+    )
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    got = {(c.subject, c.object, c.verdict) for c in res.claims if c.rule_id == "MED-DOSE-MAX"}
+    assert ("drug:sertraline", "200 mg per day", "supported") in got
+    assert ("drug:citalopram", "60 mg per day", "contradicted") in got
+    starts = {v for s, o, v in got if o in {"50 mg per day", "20 mg per day"}}
+    assert starts == {"unverifiable"}, got
