@@ -248,9 +248,10 @@ def realistic_command(
                 "id": o.case.id,
                 "false_contradictions": o.false_contradictions,
                 "missed": [e["span"] for e in o.missed],
+                "supports_on_errors": o.supports_on_errors,
             }
             for o in outcomes
-            if not o.ok
+            if not o.ok or o.supports_on_errors
         ],
         "seconds": round(time.perf_counter() - t0, 2),
     }
@@ -259,7 +260,7 @@ def realistic_command(
         return
     click.echo(f"realistic answers ({len(cases)} cases)")
     head = f"{'domain':<9}{'answers':>8}{'clean':>6}{'FPR':>7}{'recall':>7}"
-    head += f"{'P(contra)':>10}{'P(supp)':>9}{'err recall':>11}{'localis.':>9}"
+    head += f"{'P(contra)':>10}{'P(supp)':>9}{'err recall':>11}{'localis.':>9}{'sup@err':>8}"
     click.echo(head)
 
     def f(v: float | None) -> str:
@@ -270,7 +271,7 @@ def realistic_command(
             f"{d:<9}{m['answers']:>8}{m['clean']:>6}{f(m['answer_fpr']):>7}"
             f"{f(m['answer_recall']):>7}{f(m['contradicted_precision']):>10}"
             f"{f(m['supported_precision']):>9}{f(m['checkable_recall']):>11}"
-            f"{f(m['localisation']):>9}"
+            f"{f(m['localisation']):>9}{m['supports_on_errors']:>8}"
         )
     if truth_rows:
         click.echo("truth corpus (must yield no contradiction)")
@@ -281,13 +282,15 @@ def realistic_command(
             )
     if show_failures:
         for o in outcomes:
-            if o.ok:
+            if o.ok and not o.supports_on_errors:
                 continue
             click.echo(f"- {o.case.id}")
             for fc in o.false_contradictions:
                 click.echo(f"    false contradiction: {fc['text'][:120]!r} — {fc['why'][:160]}")
             for e in o.missed:
                 click.echo(f"    missed ({e.get('kind')}): {e['span'][:120]!r}")
+            for what in o.supports_on_errors:
+                click.echo(f"    supported inside an error span: {what[:160]}")
         for _, r in sorted(truth_rows.items()):
             for ex in r["examples"]:
                 click.echo(f"- truth {ex['id']}: {ex['why'][:200]}")

@@ -12,9 +12,11 @@ Per domain:
 * **precision of contradicted claims** — contradicted claims (and citations) whose span overlaps
   a labelled error span;
 * **precision of supported claims** — supported claims that overlap no error span;
-* **recall of checkable errors** — errors the graph can catch (``checkable: true``) that are
-  overlapped by a contradicted claim or citation, and **localisation** — the same, as a share
-  of the checkable errors in answers that fail;
+* **recall of checkable errors** — errors the graph can catch (``checkable: true``, or
+  ``in_graph: true`` in the JSONL sets) that are overlapped by a contradicted claim or citation,
+  and **localisation** — the same, as a share of the checkable errors in answers that fail;
+* **supports on errors** — supported claims and verified citations whose span overlaps a
+  labelled error span (goal 0: each certifies part of an error);
 * **truth** — passages and contradicted claims on the truth corpus.
 """
 
@@ -95,6 +97,7 @@ class CaseOutcome:
     contradictions_on_errors: int
     supported: int
     supported_on_errors: int
+    supports_on_errors: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -103,7 +106,7 @@ class CaseOutcome:
             and not self.missed
             and (
                 self.fails == bool(self.case.errors)
-                or not any(e.get("checkable", True) for e in self.case.errors)
+                or not any(_checkable(e) for e in self.case.errors)
             )
         )
 
@@ -138,9 +141,15 @@ def judge(case: RealisticCase, result: AuditResult) -> CaseOutcome:
     contra = _contradicted_spans(result, case.text)
     false = [{"text": case.text[a:b][:200], "why": why} for a, b, why in contra
              if not on_error(a, b)]  # fmt: skip
-    checkable = [(s, e, err) for s, e, err in spans if err.get("checkable", True)]
+    checkable = [(s, e, err) for s, e, err in spans if _checkable(err)]
     missed = [err for s, e, err in checkable if not any(a < e and s < b for a, b, _ in contra)]
     sup = [c for c in result.claims if c.verdict == "supported"]
+    on_errors = [f"{c.subject} {c.predicate} {c.object}" for c in sup if on_error(c.start, c.end)]
+    on_errors += [
+        f"citation {c.text}"
+        for c in result.citations
+        if c.outcome == "verified" and not c.caller_supplied and on_error(c.start, c.end)
+    ]
     return CaseOutcome(
         case,
         fails=bool(contra),
@@ -152,7 +161,13 @@ def judge(case: RealisticCase, result: AuditResult) -> CaseOutcome:
         contradictions_on_errors=len(contra) - len(false),
         supported=len(sup),
         supported_on_errors=sum(on_error(c.start, c.end) for c in sup),
+        supports_on_errors=on_errors,
     )
+
+
+def _checkable(err: dict[str, Any]) -> bool:
+    """The graph can catch the error: ``checkable`` (YAML cases) or ``in_graph`` (JSONL)."""
+    return bool(err.get("checkable", err.get("in_graph", True)))
 
 
 def summarise(outcomes: list[CaseOutcome]) -> dict[str, Any]:
@@ -177,6 +192,7 @@ def summarise(outcomes: list[CaseOutcome]) -> dict[str, Any]:
         "contradicted_precision": ratio(contra_ok, contra),
         "supported_claims": sup,
         "supported_precision": ratio(sup - sup_bad, sup),
+        "supports_on_errors": sum(len(o.supports_on_errors) for o in outcomes),
         "checkable_errors": checkable,
         "checkable_recall": ratio(caught, checkable),
         "localisation": ratio(caught, in_failing),

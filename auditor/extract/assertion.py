@@ -1,5 +1,15 @@
-"""Is a statement asserted? Headings, questions, worked examples, hypotheticals, projections
-and preferences are not claims about the world, whatever numbers they hold.
+"""The assertion layer: what a clause asserts, read once and the same way by every frame.
+
+* **Is it asserted?** Headings, questions, worked examples, hypotheticals, projections and
+  preferences are not claims about the world, whatever numbers they hold
+  (:func:`non_assertion`, :func:`preference`, :func:`projection`).
+* **Polarity** — :func:`is_negated` (grammatical negation, limit phrases such as "do not
+  exceed" excluded) and :func:`polarity` (``denied`` / ``mitigated`` / ``affirmed``: "X and Y
+  don't interact", "fine to combine if you just cut the dose in half", "only with a large
+  reduction of the dose"), read from the lexicons of :mod:`assertion_lexicon`.
+* **Context qualifiers** — :func:`context_qualifiers`: dispensing status ("when
+  self-treating", "without a prescription" → ``otc``) and route ("tablets", "by mouth" →
+  ``oral``; "take" → ``taken``, never an infusion; "IV", "infusion" → ``intravenous``).
 
 A ConText-style reading (Harkema et al. 2009): each trigger sets one attribute and its scope
 runs to the clause end — or, for an example that opens with "Suppose ..." / "Example 1:" /
@@ -12,12 +22,25 @@ a "### Worked example" heading, to the end of the paragraph, list item or sectio
 'a projection or forecast'
 >>> non_assertion(Layout("prose"), "The minimum CET1 ratio is 4.5%.", 28) is None
 True
+>>> polarity("Simvastatin and clarithromycin don't interact.", "interactsWith")
+'denied'
+>>> polarity("They can be combined if you just cut the dose in half.", "interactsWith")
+'mitigated'
+>>> polarity("Use it with simvastatin only with a large reduction of the dose.", "interactsWith")
+'affirmed'
+>>> context_qualifiers("When self-treating, take no more than 8 mg a day.")
+{'status': 'otc', 'route': 'taken'}
+>>> is_negated("Do not exceed 4,000 mg a day.")   # a limit, not a negation of the claim
+False
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import cache
 
+from auditor.extract import assertion_lexicon as lex
 from auditor.extract.layout import Layout
 
 _EXAMPLE_LEAD = re.compile(
@@ -112,4 +135,99 @@ def projection(lead: str) -> bool:
     return bool(_PROJECTION.search(lead))
 
 
-__all__ = ["example_scope", "headline", "non_assertion", "preference", "projection"]
+_LIMITS = re.compile(
+    r"\b(?:do\s+not|don'?t|does\s+not|should\s+not|shouldn'?t|must\s+not|not\s+to|never|no)\s+"
+    r"(?:take\s+|use\s+|give\s+)?(?:exceed|more\s+than|go\s+(?:over|above|beyond)|greater\s+than)\b|"
+    r"\bnot\s+(?:more|greater)\s+than\b|\bno\s+more\s+than\b|\bnot\s+(?:to\s+)?exceed\b|"
+    r"\bnot\s+(?:only|just)\b|\bno\s+later\s+than\b|\bnot\s+until\b|\bno\s+longer\s+than\b",
+    re.I,
+)
+_NEGATION = re.compile(r"\b(?:not|never|no|none|neither|nor|cannot)\b|n't\b|n’t\b", re.I)
+_ANSWER = re.compile(r"^\W*(?:no|yes|nope|not\s+at\s+all)\s*[.,!:;—–-]+\s*", re.I)
+
+
+def is_negated(text: str) -> bool:
+    """True when the clause negates its claim (limit phrases like "do not exceed" and an
+    answer word opening the sentence, "No. Loper Bright overruled Chevron", excluded)."""
+    stripped = _LIMITS.sub(" ", _ANSWER.sub("", text))
+    return bool(_NEGATION.search(stripped))
+
+
+def _words(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    pats = [p for p in patterns if p]
+    if not pats:
+        return None
+    return re.compile(r"(?<![\w])(?:" + "|".join(f"(?:{p})" for p in pats) + r")(?![\w])", re.I)
+
+
+@cache
+def _denial(relation: str | None, shared: bool = True) -> re.Pattern[str] | None:
+    return _words((*(lex.DENIAL["*"] if shared else ()), *lex.DENIAL.get(relation or "", ())))
+
+
+_MITIGATED = _words(lex.MITIGATED)
+_RESTRICTIVE = _words(lex.RESTRICTIVE)
+_PERMISSIVE = _words(lex.PERMISSIVE)
+_NEGATED_BEFORE = re.compile(lex.NEGATED_BEFORE, re.I)
+_CONTEXT = {key: [(v, _words(p)) for v, p in opts.items()] for key, opts in lex.CONTEXT.items()}
+
+
+def _unnegated(pat: re.Pattern[str] | None, text: str) -> bool:
+    """``pat`` occurs in ``text`` without a negation right before it ("it is *not* safe")."""
+    if pat is None:
+        return False
+    return any(
+        not _NEGATED_BEFORE.search(text[max(0, m.start() - 24) : m.start()].lower())
+        for m in pat.finditer(text)
+    )
+
+
+def denial_trigger(text: str, relation: str | None, *, shared: bool = True) -> bool:
+    """A denial phrase of ``relation`` (or, with ``shared``, one every relation shares) occurs
+    in ``text`` and is not itself negated."""
+    return _unnegated(_denial(relation, shared), text)
+
+
+def polarity(
+    clause: str, relation: str | None = None, extra: Iterable[re.Pattern[str]] = ()
+) -> str:
+    """``denied`` (the clause says the relation does not hold), ``mitigated`` (it allows the
+    combination with the reader's own precaution: a denial of a contraindication only) or
+    ``affirmed``. A restriction ("only with a large dose reduction") affirms. ``extra`` are a
+    rule pack's own denial cues."""
+    if _RESTRICTIVE is not None and _RESTRICTIVE.search(clause):
+        return "affirmed"
+    denied = _unnegated(_denial(relation), clause) or any(_unnegated(p, clause) for p in extra)
+    if (
+        _MITIGATED is not None
+        and _MITIGATED.search(clause)
+        and (denied or _unnegated(_PERMISSIVE, clause))
+    ):
+        return "mitigated"
+    return "denied" if denied else "affirmed"
+
+
+def context_qualifiers(text: str) -> dict[str, str]:
+    """Status (``otc`` / ``rx``) and route (``intravenous`` / ``oral``) the text states; the
+    first value of each key in lexicon order wins ("IV acetaminophen is given as an infusion"
+    is intravenous even though it also says "given")."""
+    found: dict[str, str] = {}
+    for key, options in _CONTEXT.items():
+        for value, pat in options:
+            if pat is not None and pat.search(text):
+                found[key] = value
+                break
+    return found
+
+
+__all__ = [
+    "context_qualifiers",
+    "denial_trigger",
+    "example_scope",
+    "headline",
+    "is_negated",
+    "non_assertion",
+    "polarity",
+    "preference",
+    "projection",
+]

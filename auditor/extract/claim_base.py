@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from auditor.extract.assertion import headline
+from auditor.extract.assertion import headline, is_negated
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
-from auditor.extract.cues import is_negated
 from auditor.types import Claim, DateRef, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -59,9 +58,12 @@ def base_claim(
     at = max(0, anchor - base - a)
     sub = _SUBORDINATE.search(clause, at)
     main = clause[: sub.start()] if sub else clause
-    if cr.asserts_absence(clause):
+    said = cr.polarity(clause)
+    if said == "denied":
         claim.negated = True
         claim.qualifiers["asserts"] = "absence"
+    elif said == "mitigated":  # "fine together if you just cut the dose in half"
+        claim.qualifiers["asserts"] = "mitigated"
     elif claim.predicate == "indicatedFor":
         claim.negated = bool(_DENIED_USE.search(clause))  # "not recommended" is not "not used for"
     elif cr.rule.check.negation == "grammar" and cr.rule.check.type in {

@@ -319,6 +319,8 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         # "Mesalamine (Lialda) is used to treat ...": the name's clause goes on after its
         # parenthetical (another name, a class, an abbreviation)
         hub_clause = (hub_clause[0], clause_at(info.text, m.end())[1])
+    if hub_clause is not None:
+        hub_clause = _across_asides(info.text, hub_clause)
     if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
         return None
     if (
@@ -349,6 +351,18 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     return c
 
 
+def _across_asides(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """ "Ibuprofen at OTC doses (up to 1,200 mg a day) is fine with warfarin": a parenthetical
+    aside inside the hub's clause does not end it."""
+    a, b = span
+    for _ in range(3):
+        close = text.find(")", b) if b < len(text) and text[b] == "(" else -1
+        if close < 0 or close + 1 >= len(text) or not re.match(r"\s*\w", text[close + 1 :]):
+            break
+        b = clause_at(text, close + 1)[1]
+    return a, b
+
+
 _APPOSITION = re.compile(r"\s*\([^()\n]{1,60}\)\s*(?=\w)")
 _HEADER_LEAD = re.compile(r"[\s\-*•#>]*(?:\d{1,2}[.)]\s*)?[\s*_]*")
 _HEADER_TAIL = re.compile(r"[^:;.!?]{0,40}?[*_]*\s*:\s")
@@ -362,17 +376,23 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
     return bool(_HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end))
 
 
-_COPULA_ARTICLE = re.compile(r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:\w+\s+)?", re.I)
+_COPULA_ARTICLE = re.compile(
+    r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}", re.I
+)  # "is a long-acting nitrate"
 _ELLIPTICAL = re.compile(
     r"^[\s,]*(?:and\s+|but\s+|so\s+)?(?:avoid|do\s+not|don'?t|never|not|no|should\s+not"
     r"|shouldn'?t|must\s+not)\b[^,;:]*$",
     re.I,
 )
+# "X is a long-acting nitrate, so it's safe to take with Y": "it" is the hub in a consequence
+# ("so"), not in a concession ("although it's aiming to join the euro")
+_SO_IT = re.compile(r"^\s*(?:it|it's|it’s)\b[^,;:]*$", re.I)
+_SO_BEFORE = re.compile(r"\bso\s*$", re.I)
 
 
 def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
-    """ "Clopidogrel 75 mg daily; avoid omeprazole": a subjectless imperative clause right
-    after the hub's clause continues the hub's topic."""
+    """ "Clopidogrel 75 mg daily; avoid omeprazole": a subjectless imperative clause (or one
+    whose subject is "it") right after the hub's clause continues the hub's topic."""
     base = info.sentence.start
     a, _ = clause_at(info.text, om.start - base)
     lead = info.text[a : om.start - base]
@@ -380,7 +400,7 @@ def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
     return (
         hub.end - base <= a
         and len(gap) <= 60
-        and bool(_ELLIPTICAL.match(lead))
+        and bool(_ELLIPTICAL.match(lead) or (_SO_IT.match(lead) and _SO_BEFORE.search(gap)))
         and not any(a <= m.start - base < om.start - base for m in info.mentions if m is not om)
     )
 
@@ -591,8 +611,9 @@ def _dose_before(info: SentenceInfo, pos: int) -> float | None:
     """The amount a schedule is given for: a mass right before it in the same clause."""
     base = info.sentence.start
     a, _ = clause_at(info.text, pos - base)
+    # the quantity may run over the schedule ("70 mg once daily" is read as 70 mg per day)
     near = [q for q in info.quantities if q.dimension == "mass" and a <= q.start - base
-            and q.end <= pos and pos - q.end <= 40 and q.value_max is None]  # fmt: skip
+            and q.start < pos and pos - q.end <= 40 and q.value_max is None]  # fmt: skip
     return near[-1].value if near else None
 
 
@@ -707,7 +728,14 @@ def _dedupe(claims: list[Claim]) -> list[Claim]:
     seen: set[tuple[object, ...]] = set()
     out = []
     for c in claims:
-        key = (c.rule_id, c.subject, c.object, c.start, c.quantity.start if c.quantity else None)
+        key = (
+            c.rule_id,
+            c.subject,
+            c.object,
+            c.start,
+            c.quantity.start if c.quantity else None,
+            c.qualifiers.get("dose_mg"),
+        )  # "10 mg once daily or 70 mg once daily": two claims
         if key not in seen:
             seen.add(key)
             out.append(c)

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from auditor.extract.assertion import denial_trigger, polarity
 from auditor.extract.cues import Frequency
 from auditor.extract.identifiers import Identifier
 from auditor.extract.layout import Layout
@@ -60,11 +61,6 @@ class SentenceInfo:
         return out
 
 
-_NEGATED_BEFORE = re.compile(
-    r"\b(?:not|never|no longer|isn't|aren't|is not|are not)\s+(?:\w+\s+)?$|n't\s+(?:\w+\s+)?$"
-)
-
-
 @dataclass(frozen=True)
 class CompiledRule:
     rule: Rule
@@ -82,17 +78,22 @@ class CompiledRule:
         return self.any_cue.search(text)
 
     def has_cue(self, text: str) -> bool:
-        return not self.cues or self.cue_match(text) is not None
+        """A cue of the rule occurs, or (for a rule that reads denials) a denial trigger of
+        its relation ("you can usually continue X during a short course of Y")."""
+        if not self.cues or self.cue_match(text) is not None:
+            return True
+        return self.reads_denial and denial_trigger(text, self.rule.applies_to.relation)
 
-    def asserts_absence(self, text: str) -> bool:
-        """The sentence says the relation does not hold ("safe to combine"), unless that phrase
-        is itself negated ("it is not safe to combine")."""
-        for c in self.negative_cues:
-            for m in c.finditer(text):
-                before = text[max(0, m.start() - 24) : m.start()].lower()
-                if not _NEGATED_BEFORE.search(before):
-                    return True
-        return False
+    @property
+    def reads_denial(self) -> bool:
+        return self.rule.check.negation == "absence_cues"
+
+    def polarity(self, text: str) -> str:
+        """``denied`` / ``mitigated`` / ``affirmed`` (:func:`assertion.polarity`), with the
+        pack's own denial cues; a rule that does not read denials always affirms."""
+        if not self.reads_denial:
+            return "affirmed"
+        return polarity(text, self.rule.applies_to.relation, self.negative_cues)
 
     def qualifiers_in(self, text: str) -> dict[str, str]:
         found: dict[str, str] = {}

@@ -1,9 +1,6 @@
-"""Small lexical cues: negation, dosing frequency, rate direction.
+"""Small lexical cues: dosing frequency and rate direction (negation and every other
+assertion attribute live in :mod:`auditor.extract.assertion`).
 
->>> is_negated("Sildenafil should not be taken with nitrates.")
-True
->>> is_negated("Do not exceed 4,000 mg a day.")   # a limit, not a negation of the claim
-False
 >>> [f.canonical for f in find_frequencies("take 7.5 mg once weekly, not daily")]
 ['weekly', 'daily']
 """
@@ -12,28 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-_LIMITS = re.compile(
-    r"\b(?:do\s+not|don'?t|does\s+not|should\s+not|shouldn'?t|must\s+not|not\s+to|never|no)\s+"
-    r"(?:take\s+|use\s+|give\s+)?(?:exceed|more\s+than|go\s+(?:over|above|beyond)|greater\s+than)\b|"
-    r"\bnot\s+(?:more|greater)\s+than\b|\bno\s+more\s+than\b|\bnot\s+(?:to\s+)?exceed\b|"
-    r"\bnot\s+(?:only|just)\b|\bno\s+later\s+than\b|\bnot\s+until\b|\bno\s+longer\s+than\b",
-    re.I,
-)
-_NEGATION = re.compile(
-    r"\b(?:not|never|no|none|neither|nor|cannot)\b|n't\b|n’t\b",
-    re.I,
-)
-
-
-_ANSWER = re.compile(r"^\W*(?:no|yes|nope|not\s+at\s+all)\s*[.,!:;—–-]+\s*", re.I)
-
-
-def is_negated(text: str) -> bool:
-    """True when the clause negates its claim (limit phrases like "do not exceed" and an
-    answer word opening the sentence, "No. Loper Bright overruled Chevron", excluded)."""
-    stripped = _LIMITS.sub(" ", _ANSWER.sub("", text))
-    return bool(_NEGATION.search(stripped))
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,6 +114,15 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
                          "; the text does not say the dose is for them", special, kb)  # fmt: skip
             return
         in_period = general or in_period
+    if hits and not claim.negated:
+        usable = [
+            f for f in hits if _route_ok(f, slots.get("route")) and _level_ok(f, in_period, claim)
+        ]
+        if not usable:
+            unverifiable(claim, f"{claim.object} matches only {_product_words(hits[0])}, "
+                         + _not_that_product(hits[0], slots), hits, kb)  # fmt: skip
+            return
+        hits = usable
     if claim.negated:
         _denied(claim, rule, ctx, hits, in_period)
         return
@@ -166,6 +175,57 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     shown = "; ".join(value_text(f) for f in in_period[:3])
     contradict(claim, in_period, kb, f"the text says {q.text!r} but the label's maximum is "
                f"{shown}", htype, rule)  # fmt: skip
+
+
+_PARENTERAL = frozenset({"intravenous", "intramuscular"})
+
+
+def _route_ok(f: Fact, want: str | None) -> bool:
+    """The route the text implies (``oral``: "by mouth", "tablets"; ``taken``: "take", which
+    never means an infusion; ``intravenous``) admits the fact's route."""
+    have = f.qualifiers.get("route")
+    if not want or not have:
+        return True
+    if want == "taken":
+        return have not in _PARENTERAL
+    return have == want
+
+
+def _brands(f: Fact) -> set[str]:
+    """Brand names a fact's product leads with ("TYLENOL Extra Strength 500 mg caplets"); a
+    brand in parentheses names the label a form-level fact comes from ("... (AMBIEN)")."""
+    product = re.sub(r"\([^)]*\)", " ", f.qualifiers.get("product") or "")
+    return {b for b in re.findall(r"\b[A-Z][A-Z-]{2,}\b", product) if b not in _FORM_ABBREVIATIONS}
+
+
+def _level_ok(f: Fact, pool: list[Fact], claim: Claim) -> bool:
+    """One fact, one verdict: a claim that names no product is supported by a product's own
+    label only when no other comparable product (same period and indication) gives another
+    maximum."""
+    brands = _brands(f)
+    if not brands or any(re.search(rf"\b{re.escape(b)}\b", claim.text, re.I) for b in brands):
+        return True
+    per = f.qualifiers.get("per") or "day"
+    use = f.qualifiers.get("indication")
+    return all(
+        o.value_max == f.value_max and o.value == f.value
+        for o in pool
+        if (o.qualifiers.get("per") or "day") == per
+        and _brands(o) != brands
+        and o.qualifiers.get("indication") == use
+    )
+
+
+def _product_words(f: Fact) -> str:
+    return f"the label's {value_text(f)}"
+
+
+def _not_that_product(f: Fact, slots: dict[str, str]) -> str:
+    want = slots.get("route")
+    if want and not _route_ok(f, want):
+        said = "intravenous" if want == "intravenous" else "oral"
+        return f"and the text speaks of {said} use"
+    return "and the text names no product; other products' labels give other maxima"
 
 
 def _direction(claim: Claim, rule: Rule, ctx: Context, pool: list[Fact]) -> None:

@@ -202,6 +202,10 @@ def brand_claims(info: SentenceInfo, kb: KnowledgeBase, rule: Rule, domain: str)
             claim.evidence = [{**ev[0], "role": "supports"}]
         elif a.fuzzy_score is not None or b.fuzzy_score is not None:
             unverifiable(claim, "one of the two names was matched only approximately")
+        elif not (kb.facts_about(ea) and kb.facts_about(eb)):
+            # "bismuth subsalicylate (Pepto-Bismol)": the graph lists the brand as an entry of
+            # its own without saying what it contains — no evidence either way
+            unverifiable(claim, f"the graph lists {alias.text} without its active ingredient")
         else:
             contradict(
                 claim,

@@ -40,6 +40,9 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     if rel == "fatfListed":
         _verify_fatf(claim, rule, ctx, links_now, first, last)
         return
+    if claim.qualifiers.get("asserts") == "mitigated":
+        _verify_mitigated(claim, rule, ctx, links_now)
+        return
     if claim.negated:
         if links_now:
             contradict(
@@ -87,6 +90,23 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     unverifiable(
         claim, f"no {rel} link between {label_of(kb, subj)} and {label_of(kb, obj)} in the graph"
     )
+
+
+def _verify_mitigated(claim: Claim, rule: Rule, ctx: Context, links: list[Fact]) -> None:
+    """ "Fine together if you just cut the dose in half": the text allows the combination
+    with a precaution of its own. Against a contraindication that is a denial; against a
+    major interaction the precaution may be the label's own management — not in the graph."""
+    kb = ctx.kb
+    pair = f"{label_of(kb, claim.subject)} and {label_of(kb, claim.object)}"
+    banned = [f for f in links if f.qualifiers.get("severity") == "contraindicated"]
+    if banned:
+        contradict(claim, banned, kb, f"the text allows {pair} together with a precaution, but "
+                   "the label contraindicates the combination", "negation_flip", rule)  # fmt: skip
+    elif links:
+        unverifiable(claim, f"the text allows {pair} together with a precaution; the graph "
+                     "records the interaction, not how to manage it", links, kb)  # fmt: skip
+    else:
+        unverifiable(claim, f"no {rule.applies_to.relation} link between {pair} is recorded")
 
 
 def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:

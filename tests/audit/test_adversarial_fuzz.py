@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from auditor.extract.assertion import is_negated
 from auditor.extract.citations import find_citations
 from auditor.extract.clauses import clause_spans
-from auditor.extract.cues import find_frequencies, is_negated, rate_direction
+from auditor.extract.cues import find_frequencies, rate_direction
 from auditor.extract.dates import find_dates
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.quantities import find_quantities

@@ -14,9 +14,10 @@ from collections.abc import Callable
 
 import pytest
 
+from auditor.extract.assertion import is_negated
 from auditor.extract.citations import find_citations
 from auditor.extract.clauses import clause_spans
-from auditor.extract.cues import find_frequencies, is_negated
+from auditor.extract.cues import find_frequencies
 from auditor.extract.dates import find_dates
 from auditor.extract.identifiers import find_identifiers
 from auditor.extract.quantities import find_quantities

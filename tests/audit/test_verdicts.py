@@ -8,12 +8,15 @@ import pytest
 ROWS = [
     # (id, domain, as_of, text, rule, verdict, hallucination type)
     (
+        # one fact, one verdict (issue 24, item 5): the graph's 4,000 mg is the OFIRMEV
+        # injection label's and its 3,000 mg the TYLENOL Extra Strength label's; a claim that
+        # names no product is not supported by one product's label while another disagrees
         "dose-ok",
         "medical",
         "2025-01-15",
         "Do not exceed 4,000 mg of acetaminophen per day.",
         "MED-DOSE-MAX",
-        "supported",
+        "unverifiable",
         None,
     ),
     (

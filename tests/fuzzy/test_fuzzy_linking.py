@@ -75,7 +75,8 @@ def test_out_of_graph_names_and_numbers_stay_unlinked(auditor_obj) -> None:
 
 def test_audit_records_the_fuzzy_link_on_the_claim_and_in_the_evidence(auditor_obj) -> None:
     d = auditor_obj.audit(
-        "Adults should not take more than 4,000 mg of acetaminophin a day.",
+        # a prescription maximum: the graph's 4,000 mg is a prescription (OFIRMEV) label's
+        "The prescription maximum of acetaminophin is 4,000 mg a day.",
         domain="medical",
         as_of="2025-01-15",
     ).to_dict()

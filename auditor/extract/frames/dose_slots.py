@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from auditor.extract.assertion import context_qualifiers
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import dose_words as w
 from auditor.extract.frames.common import value_clause
@@ -80,6 +81,8 @@ def role_of(
         start = prev[2] - base
     lead = info.text[start : q.start - base]
     tail = info.text[q.end - base : b]
+    if w.STUDIED.search(info.text[a:b]):
+        return "studied", "studied", "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
     if before and before[0] == "maximum":
@@ -156,15 +159,19 @@ def fill_slots(
 ) -> None:
     """Population, status, formulation, strength, brand, indication and period."""
     local, around = qualifier_parts(info, q)
+    earlier = _earlier_value_clause(info, q)
     for text in (local, *around):
         if "population" not in frame.slots and (pop := w.population_of(text)):
             frame.slots["population"] = pop
-        quals = cr.qualifiers_in(text)
-        if "status" in quals and "status" not in frame.slots:
-            frame.slots["status"] = quals["status"]
+        if earlier is not None and text == earlier:
+            continue  # "the label's 3,000 mg; the general ceiling is 4,000 mg": its own product
+        quals = {**context_qualifiers(text), **cr.qualifiers_in(text)}
+        for key in ("status", "route"):
+            if key in quals and key not in frame.slots:
+                frame.slots[key] = quals[key]
         forms = w.formulations_of(text)
         if forms and "formulation" not in frame.slots:
-            frame.slots["formulation"] = "|".join(sorted(forms))
+            frame.slots["formulation"] = _form_of_subject(info, subject[0], forms)
         named = w.NAMED_STRENGTH.search(text)
         if named and "strength" not in frame.slots:
             frame.slots["strength"] = " ".join(named.group(0).lower().split())
@@ -176,6 +183,38 @@ def fill_slots(
     period = _period(q, local, around)
     if period:
         frame.slots["period"] = period
+
+
+def _earlier_value_clause(info: SentenceInfo, q: Quantity) -> str | None:
+    """The sentence before the value's clause when it holds a dose of its own: its product,
+    status and route words describe that dose, not this one."""
+    base = info.sentence.start
+    a, _ = value_clause(info, q)
+    if a == 0 or not any(
+        x.start - base < a and x.dimension in {"mass", "count", "iu"} for x in info.quantities
+    ):
+        return None
+    return info.text[:a]
+
+
+_FORM_NEAR = 24  # characters between a release-form word and the drug name it modifies
+
+
+def _form_of_subject(info: SentenceInfo, subject: Mention, forms: set[str]) -> str:
+    """One form when the text names several and one modifies the drug's own name ("Like the
+    immediate-release form, ER metformin ..." is about the extended-release product)."""
+    base = info.sentence.start
+    a, b = subject.start - base, subject.end - base
+    if len(forms) > 1 and a >= 0:
+        gaps = [
+            (a - end if end <= a else start - b, name)
+            for name, start, end in w.formulation_spans(info.text)
+            if name in forms and (end <= a or start >= b)
+        ]
+        near = sorted(g for g in gaps if g[0] <= _FORM_NEAR)
+        if near and (len(near) == 1 or near[0][0] < near[1][0]):
+            return near[0][1]
+    return "|".join(sorted(forms))
 
 
 def _brand_and_indication(

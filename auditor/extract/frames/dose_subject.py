@@ -142,9 +142,33 @@ def _row_subject(info: SentenceInfo, q: Quantity, drugs, kb: KnowledgeBase) -> B
             names = tuple(dict.fromkeys(_label(kb, e, m) for m, e in row))
             return Binding(heading, "heading", conditions=names)
         return _one(info, row, "row", kb)
+    column = _column_drug(info, q, kb)
+    if column is not None:  # "| | Citalopram | Escitalopram |": the column names the drug
+        return Binding(column, "column")
     if heading is not None:
         return Binding(heading, "heading")
     return Binding(None, "")
+
+
+def _column_drug(info: SentenceInfo, q: Quantity, kb: KnowledgeBase) -> Pair | None:
+    """The one drug a value cell's column header names, read from the header row's mentions
+    (a comparison table with a drug per column and the dose role per row)."""
+    header = info.layout.column_at(q.start).strip(" *_")
+    if not header:
+        return None
+    named = {
+        (m.text, eid)
+        for m in info.document_mentions
+        if m.end <= info.sentence.start
+        and m.text.strip(" *_").lower() == header.lower()
+        and (eid := m.of_type(_DRUG))
+        and not is_class_mention(m, kb)
+    }
+    if len({e for _, e in named}) != 1:
+        return None
+    eid = next(iter(named))[1]
+    mention = next(m for m in info.document_mentions if m.of_type(_DRUG) == eid)
+    return mention, eid
 
 
 def _one(info: SentenceInfo, cands, source: str, kb: KnowledgeBase) -> Binding:  # type: ignore[no-untyped-def]

@@ -35,7 +35,7 @@ _MAX = (
 _ROLES: tuple[tuple[str, str], ...] = (
     ("maximum", _MAX),
     ("start", r"start(?:s|ed|ing)?|initial(?:ly)?|initiat\w*|begin(?:s|ning)?|first\s+dose|starter"),
-    ("titration", r"titrat\w*|uptitrat\w*|increas\w*|escalat\w*|step(?:ped|s)?\s+up|"
+    ("titration", r"titrat\w*|uptitrat\w*|increas\w*|escalat\w*|step(?:ped|s)?\s+up(?!\s+to\b)|"
      r"increments?|then|rais(?:e|ed|ing)\s+(?:it|the\s+dose)|(?<![\d\w])\+(?=\s*$)"),
     ("maintenance", r"maintenance|maintain\w*|target\s+dose"),
     ("adjusted", r"reduc\w*|lower(?:ed|ing)?\s+(?:the\s+)?dose|decreas\w*|halv\w*|adjust\w*"),
@@ -87,10 +87,28 @@ def role_before(lead: str, clause: str = "") -> tuple[str, str] | None:
     role, words = last.lastgroup, last.group(0).strip()
     if role == "maximum" and _PURCHASE.search(lead[max(0, last.start() - 30) : last.end() + 5]):
         return "purchase_limit", words  # "purchase limits of 3.6 g per day": not a dose
-    if role == "maximum" and words.lower() == "up to" and _TITRATE_TO.search(clause or lead):
+    if (
+        role == "maximum"
+        and words.lower() == "up to"
+        and _TITRATE_TO.search(clause or lead)
+        and not _PERMITTED_STEP.search(clause or lead)
+    ):
         return "titration", words  # "increase by 25 mg every 3 days up to 100 mg/day"
     return role, words
 
+
+# "it can be increased (in steps) up to 20 mg": the ceiling the titration may reach
+_PERMITTED_STEP = re.compile(
+    r"\b(?:can|may|could)\s+(?:then\s+|gradually\s+|slowly\s+)?be\s+(?:increased|raised|"
+    r"titrated|uptitrated|escalated|adjusted)\b[^;:]*\bup\s+to\s*$",
+    re.I,
+)
+# "doses up to 120 mg were studied": what a trial tried, not a labelled limit
+STUDIED = re.compile(
+    r"\b(?:were|was|have\s+been|has\s+been)\s+(?:\w+\s+)?(?:studied|tested|evaluated|"
+    r"investigated|tried)\b|\b(?:in|during)\s+(?:clinical\s+)?(?:trials?|studies)\b",
+    re.I,
+)
 
 _LATER = re.compile(
     r"^[\s*_,]*(?:\w+\s+){0,3}?(?:after|at\s+week|from\s+week|in\s+week|by\s+week|on\s+day|"
@@ -157,6 +175,7 @@ ROLE_REASON = {
     "per_dose": "a single dose or dosing direction; the graph records maximum doses",
     "adjusted": "an adjusted dose; the graph records maximum doses",
     "loading": "a loading dose; the graph records maximum doses",
+    "studied": "a dose a study tried, not a labelled maximum",
 }
 
 # -- what kind of number it is --------------------------------------------------------------
@@ -298,6 +317,11 @@ def formulations_of(text: str) -> set[str]:
     return {name for name, pat in _FORM_RE if pat.search(text)}
 
 
+def formulation_spans(text: str) -> list[tuple[str, int, int]]:
+    """(form, start, end) of every release-form word in ``text``."""
+    return [(name, m.start(), m.end()) for name, pat in _FORM_RE for m in pat.finditer(text)]
+
+
 NAMED_STRENGTH = re.compile(
     r"\b(?:(?:regular|extra|maximum|max|original|junior|children'?s|infants'?)\s+strength|"
     r"arthritis\s+pain|8\s*hr|12[- ]hour|low[- ]dose|baby)\b",
@@ -326,6 +350,7 @@ DRUG_COLUMN = re.compile(
 __all__ = [
     "ROLE_REASON",
     "fact_population",
+    "formulation_spans",
     "formulations_of",
     "population_of",
     "role_after",

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from auditor.extract.assertion import non_assertion
+from auditor.extract.assertion import denial_trigger, non_assertion
 from auditor.extract.claim_base import base_claim
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.units import period_hours
@@ -78,11 +78,6 @@ _STARTED_BEFORE = re.compile(
     r"\s+(?:(?:the|an?|your|any)\s+)?$",
     re.I,
 )
-_NO_NEED = re.compile(
-    r"\b(?:no\s+need\s+to\s+wait|(?:don't|do\s+not|doesn't|does\s+not|needn't|need\s+not)\s+"
-    r"(?:need\s+to\s+|have\s+to\s+)?wait|no\s+washout\s+(?:is\s+)?(?:needed|required|necessary))",
-    re.I,
-)
 
 
 def washout_claims(  # type: ignore[no-untyped-def]
@@ -93,9 +88,11 @@ def washout_claims(  # type: ignore[no-untyped-def]
     spans = [m for m in _DURATION.finditer(text)]
     if spans and info.layout.kind == "table_row":
         return _table_claims(info, cr, kb, domain, spans)
+    drugs = info.mentions_of(_DRUGS)
+    if not spans and _no_wait(text):
+        return _no_wait_claims(info, cr, kb, domain, drugs)
     if not spans or not _TRIGGER.search(text):
         return []
-    drugs = info.mentions_of(_DRUGS)
     out: list[Claim] = []
     cuts = [_cut(text, a.end(), b.start()) for a, b in itertools.pairwise(spans)]
     for i, m in enumerate(spans):
@@ -133,7 +130,7 @@ def washout_claims(  # type: ignore[no-untyped-def]
         _set_interval(c, m)
         if r1 is None:
             c.qualifiers["direction"] = "unknown"
-        c.negated = bool(_NO_NEED.search(window))
+        c.negated = _no_wait(window)
         trig = _TRIGGER.search(window)
         frame = Frame(
             "washout",
@@ -257,6 +254,48 @@ def _cut(text: str, a: int, b: int) -> tuple[int, int]:
     for m in _BOUNDARY.finditer(text, a, b):
         last = m
     return (last.start(), last.end()) if last else (b, a)
+
+
+def _no_wait(text: str) -> bool:
+    """The text says no wait is needed ("no gap is needed", "start Y that evening")."""
+    return denial_trigger(text, "washoutBefore", shared=False)
+
+
+def _no_wait_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, kb: KnowledgeBase, domain: str, drugs
+) -> list[Claim]:
+    """ "Take the last lisinopril dose in the morning and start Entresto that evening": a
+    switch with no wait between two named drugs, one stopped and one started."""
+    text, base = info.text, info.sentence.start
+    roles: dict[str, tuple[str, tuple[Mention, str]]] = {}  # entity -> its marked role
+    for mm, e in drugs:
+        r = _role(text, mm, base, 0)
+        if r is not None and e not in roles:
+            roles[e] = (r, (mm, e))
+    if len({e for _, e in drugs}) != 2 or sorted(r for r, _ in roles.values()) != ["start", "stop"]:
+        return []  # a switch needs two drugs, one marked as stopped and one as started
+    stop = next(x for r, x in roles.values() if r == "stop")
+    start = next(x for r, x in roles.values() if r == "start")
+    ent = kb.entity(start[1])
+    c = base_claim(
+        info, cr, stop, kb, domain, start[1], ent.label if ent else start[0].text, start[0].start
+    )
+    c.qualifiers.update({"interval": "no wait", "interval_hours": "0"})
+    c.negated = True
+    frame = Frame(
+        "washout",
+        role="minimum",
+        trigger="no wait",
+        slots={"stopped": stop[0].text, "started": start[0].text, "interval": "none"},
+    )
+    frame.not_asserted = (
+        non_assertion(
+            info.layout, text, start[0].start - base, paragraph_lead=info.layout.paragraph_lead
+        )
+        or c.frame.not_asserted  # type: ignore[union-attr]
+    )
+    c.frame = frame
+    return [c]
 
 
 def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
