@@ -210,3 +210,10 @@ def test_every_dose_interaction_and_washout_fact_is_quoted_or_marked(kb):
     counts = quote_counts(kb.facts)
     for rel in ("maxDose", "interactsWith", "washoutBefore"):
         assert counts[rel]["facts"] > 0 and counts[rel]["neither"] == 0, rel
+
+
+def test_stored_quotes_are_bounded_and_reach_the_evidence(kb):
+    quoted = [f for f in kb.facts if f.qualifiers.get("quote")]
+    assert quoted and all(len(f.qualifiers["quote"]) <= 300 for f in quoted)
+    (f,) = _pair(kb, "sildenafil", "nitroglycerin")
+    assert "organic nitrates" in evidence(f, "match", kb)["quote"]
