@@ -172,8 +172,17 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help=f"write {REVIEW_PATH}")
+    ap.add_argument(
+        "--quotes", action="store_true", help="print quoted / unquoted / pinned medical facts"
+    )
     args = ap.parse_args(argv)
-    text = render(load_graphs())
+    kb = load_graphs()
+    if args.quotes:
+        from knowledge_graphs.quote_counts import quote_counts, render_counts
+
+        sys.stdout.write(render_counts(quote_counts(kb.facts)))
+        return 0
+    text = render(kb)
     if args.write:
         REVIEW_PATH.write_text(text, encoding="utf-8")
         print(f"wrote {REVIEW_PATH}")

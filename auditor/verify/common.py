@@ -36,6 +36,14 @@ def evidence(fact: Fact, role: str, kb: KnowledgeBase | None = None) -> dict[str
     ):
         if k in d and d[k] is not None:
             out[k] = d[k]
+    quals = dict(out.get("qualifiers") or {})
+    # the source's own sentence travels as evidence, not as a qualifier
+    if quote := quals.pop("quote", None):
+        out["quote"] = quote
+    if quals.pop("unquoted", None):
+        out["unquoted"] = "no source sentence recorded for this fact"
+    if "qualifiers" in out:
+        out["qualifiers"] = quals
     if kb is not None:
         subj = kb.entity(fact.subject)
         out["subject_label"] = subj.label if subj else fact.subject

@@ -37,10 +37,30 @@ class Sourced(Strict):
     source: SourceIn | None = None
 
 
+class Quoted(Sourced):
+    """A fact that carries its source's own sentence (``quote``, from ``source.section``).
+
+    ``unquoted: true`` marks a fact whose sentence could not be read; its verdicts say so.
+    """
+
+    quote: str | None = Field(default=None, min_length=10, max_length=300)
+    unquoted: bool = False
+
+    @model_validator(mode="after")
+    def _check_quote(self) -> Quoted:
+        if self.quote is not None and self.unquoted:
+            raise ValueError("'quote' and 'unquoted: true' exclude each other")
+        return self
+
+    def quote_qualifiers(self) -> dict[str, str | None]:
+        """The fact qualifiers that carry the quote (or the unquoted marker)."""
+        return {"quote": self.quote, "unquoted": "true" if self.unquoted else None}
+
+
 # --- medical -------------------------------------------------------------------------------
 
 
-class DoseIn(Sourced):
+class DoseIn(Quoted):
     drug: str
     max: float | None = Field(default=None, gt=0)
     min: float | None = Field(default=None, ge=0)
@@ -81,7 +101,7 @@ class DoseIn(Sourced):
         return self
 
 
-class FrequencyIn(Sourced):
+class FrequencyIn(Quoted):
     drug: str
     frequency: str
     indication: str | None = None
@@ -95,7 +115,7 @@ class DrugClassIn(Sourced):
     members: list[str] = Field(min_length=1)
 
 
-class InteractionIn(Sourced):
+class InteractionIn(Quoted):
     a: str
     b: str
     severity: Literal["contraindicated", "major"]
@@ -105,7 +125,7 @@ class InteractionIn(Sourced):
     condition: str | None = Field(default=None, min_length=3)
 
 
-class WashoutIn(Sourced):
+class WashoutIn(Quoted):
     """The label's minimum interval between stopping ``stop`` and starting ``start``."""
 
     stop: str  # drug name or "class:<id>"
@@ -114,7 +134,7 @@ class WashoutIn(Sourced):
     unit: Literal["hour", "day", "week"]
 
 
-class ScheduleIn(Sourced):
+class ScheduleIn(Quoted):
     """A drug's federal controlled-substance schedule over an interval (``until`` exclusive)."""
 
     drug: str
@@ -129,7 +149,7 @@ class RxOnlyIn(Sourced):
     drugs: list[str] = Field(min_length=1)
 
 
-class IndicationIn(Sourced):
+class IndicationIn(Quoted):
     drug: str
     condition: str
     label_text: str | None = None

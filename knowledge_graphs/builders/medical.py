@@ -24,6 +24,11 @@ from knowledge_graphs.builders.curated import (
     load_entries,
     require_source,
 )
+from knowledge_graphs.builders.quotes import (
+    check_dose_role,
+    check_interaction_section,
+    require_quote,
+)
 from knowledge_graphs.errors import DataError
 
 _ALIAS_ZIPF = 3.9  # package variants this frequent in English ("caps", "relief") are not linked
@@ -225,6 +230,8 @@ def _add_doses(g: GraphBuilder, r: DrugResolver) -> None:
     for i, d in enumerate(load_entries("medical/doses.yaml", DoseIn)):
         where = f"medical/doses.yaml: entry {i + 1} ({d.drug})"
         did = r.resolve(d.drug, where)
+        require_quote(d, "maxDose", where)
+        check_dose_role(d, where)
         q = {
             "per": d.per,
             "route": d.route,
@@ -235,6 +242,7 @@ def _add_doses(g: GraphBuilder, r: DrugResolver) -> None:
             "kind": d.kind,
             "note": d.note,
             "co_medication": ", ".join(d.with_drugs) or None,
+            **d.quote_qualifiers(),
         }
         if d.kind == "usual_range":
             g.fact(
@@ -258,7 +266,7 @@ def _add_frequencies(g: GraphBuilder, r: DrugResolver) -> None:
             "dosingFrequency",
             require_source(f, where),
             literal=f.frequency,
-            qualifiers={"indication": f.indication, "error": f.error},
+            qualifiers={"indication": f.indication, "error": f.error, **f.quote_qualifiers()},
         )
 
 
@@ -277,6 +285,8 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> dict[str, list[str]]:
     for i, it in enumerate(load_entries("medical/interactions.yaml", InteractionIn)):
         where = f"medical/interactions.yaml: entry {i + 1} ({it.a} + {it.b})"
         src = require_source(it, where)
+        require_quote(it, "interaction", where)
+        check_interaction_section(it, where)
         side_a = _expand(it.a, classes, r, where)
         side_b = _expand(it.b, classes, r, where)
         for a, via_a in side_a:
@@ -295,6 +305,7 @@ def _add_interactions(g: GraphBuilder, r: DrugResolver) -> dict[str, list[str]]:
                         "effect": it.effect,
                         "via_class": via,
                         "condition": it.condition,
+                        **it.quote_qualifiers(),
                     },
                 )
     return classes
@@ -305,6 +316,7 @@ def _add_washouts(g: GraphBuilder, r: DrugResolver, classes: dict[str, list[str]
     for i, w in enumerate(load_entries("medical/washouts.yaml", WashoutIn)):
         where = f"medical/washouts.yaml: entry {i + 1} ({w.stop} → {w.start})"
         src = require_source(w, where)
+        require_quote(w, "washout", where)
         for a, via_a in _expand(w.stop, classes, r, where):
             for b, via_b in _expand(w.start, classes, r, where):
                 if a == b:
@@ -316,7 +328,10 @@ def _add_washouts(g: GraphBuilder, r: DrugResolver, classes: dict[str, list[str]
                     object=b,
                     value=w.min,
                     unit=w.unit,
-                    qualifiers={"via_class": ",".join(v for v in (via_a, via_b) if v)},
+                    qualifiers={
+                        "via_class": ",".join(v for v in (via_a, via_b) if v),
+                        **w.quote_qualifiers(),
+                    },
                 )
 
 
@@ -334,6 +349,7 @@ def _add_legal_status(g: GraphBuilder, r: DrugResolver) -> None:
             literal=s.schedule,
             valid_from=s.from_,
             valid_to=s.until,
+            qualifiers=s.quote_qualifiers(),
         )
     for i, x in enumerate(load_entries(path, RxOnlyIn, key="rx_only")):
         where = f"{path}: rx_only entry {i + 1}"
@@ -362,5 +378,5 @@ def _add_indications(g: GraphBuilder, r: DrugResolver) -> None:
             "indicatedFor",
             require_source(it, where),
             object=cid,
-            qualifiers={"label_text": it.label_text},
+            qualifiers={"label_text": it.label_text, **it.quote_qualifiers()},
         )
