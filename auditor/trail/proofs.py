@@ -17,9 +17,9 @@ from sqlalchemy import select
 from auditor.errors import UsageError
 from auditor.trail import merkle, tree
 from auditor.trail.canonical import HASH_VERSIONS, event_hash, format_timestamp, record_hash
-from auditor.trail.models import Audit, AuditClaim, TrailEvent
+from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
 from auditor.trail.records import column_values, parse_audit_id
-from auditor.trail.tree_heads import head_problem
+from auditor.trail.tree_heads import head_problem, latest_tree_head
 
 if TYPE_CHECKING:
     from auditor.trail.store import Trail
@@ -66,6 +66,44 @@ def _event_hash(fields: Mapping[str, Any]) -> str:
     )
 
 
+def audit_seq(trail: Trail, audit_id: str, *, tenant: str | None) -> int | None:
+    """The chain position of ``audit_id`` (of ``tenant``; None: any tenant), or None."""
+    aid = parse_audit_id(audit_id)
+    if aid is None:
+        return None
+    stmt = select(TrailEvent.seq).join(Audit, TrailEvent.audit_id == Audit.id)
+    stmt = stmt.where(Audit.id == aid)
+    if tenant is not None:
+        stmt = stmt.where(Audit.tenant_id == tenant)
+    with trail.session() as s:
+        return s.execute(stmt).scalar_one_or_none()
+
+
+def covering_head(trail: Trail, seq: int) -> dict[str, Any] | None:
+    """The newest signed tree head, or a new one when it does not reach ``seq`` yet (None
+    when it does not and the trail has no signing key)."""
+    head = latest_tree_head(trail)
+    if head is not None and int(head["tree_size"]) >= seq:
+        return head
+    return trail.sign_tree_head() if trail.tree_signer is not None else None
+
+
+def prove_audit(trail: Trail, audit_id: str, *, tenant: str | None) -> dict[str, Any] | None:
+    """The inclusion proof of an audit under the newest signed tree head (one is signed when
+    none covers the audit yet); None when ``tenant`` has no such audit. A UsageError when
+    no head covers it and there is no signing key."""
+    seq = audit_seq(trail, audit_id, tenant=tenant)
+    if seq is None:
+        return None
+    head = covering_head(trail, seq)
+    if head is None:
+        raise UsageError(
+            "no signed tree head covers this audit yet and there is no tree signing key "
+            "('kgaudit trail tree-keygen', or KGAUDIT_TREE_KEY)"
+        )
+    return inclusion_document(trail, audit_id, tenant=tenant, head=head)
+
+
 def inclusion_document(
     trail: Trail, audit_id: str, *, tenant: str | None, head: Mapping[str, Any]
 ) -> dict[str, Any] | None:
@@ -94,6 +132,33 @@ def inclusion_document(
         "path": [p.hex() for p in path],
         "tree_head": dict(head),
     }
+
+
+def prove_consistency(trail: Trail, first: int, second: int | None = None) -> dict[str, Any]:
+    """The consistency proof from size ``first`` to ``second`` (default: the newest signed
+    head's size), with the stored signed heads of both sizes; a UsageError for sizes the
+    tree does not have."""
+    if second is None:
+        head = latest_tree_head(trail)
+        if head is None and trail.tree_signer is not None:
+            head = trail.sign_tree_head()
+        if head is None:
+            raise UsageError("there is no signed tree head yet; give 'to' explicitly")
+        second = int(head["tree_size"])
+    with trail.session() as s:
+        size = s.execute(select(TrailHead.seq).where(TrailHead.id == HEAD_ROW_ID)).scalar_one()
+    if not 0 <= first <= second <= size:
+        raise UsageError(
+            f"no consistency proof from {first} to {second}: sizes must satisfy "
+            f"0 <= from <= to <= {size} (the tree's size)"
+        )
+    return consistency_document(
+        trail,
+        first,
+        second,
+        latest_tree_head(trail, size=first),
+        latest_tree_head(trail, size=second),
+    )
 
 
 def consistency_document(

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection, bindparam, delete, select
 
 from auditor.errors import DataError
 from auditor.trail import merkle
 from auditor.trail.merkle import Node
-from auditor.trail.models import TreeNode
+from auditor.trail.models import TrailEvent, TreeNode
 
 _N = TreeNode.__table__
 _INSERT = _N.insert()
@@ -62,6 +62,16 @@ def extend(conn: Connection, size: int, event_hashes: Sequence[str]) -> None:
     )
 
 
+def rebuild(conn: Connection) -> int:
+    """Replace the whole tree by the one of the stored events, in ``seq`` order (what an
+    operator repairing a damaged tree, or an insider covering a rewrite, would run); returns
+    the tree's size. Tree heads signed before no longer match a rewritten chain."""
+    conn.execute(delete(TreeNode))
+    hashes = list(conn.execute(select(TrailEvent.hash).order_by(TrailEvent.seq)).scalars())
+    extend(conn, 0, hashes)
+    return len(hashes)
+
+
 def root(conn: Connection, size: int) -> bytes:
     """The root of the tree of the first ``size`` events (``SHA-256("")`` for none)."""
     parts = merkle.range_parts(0, size)
@@ -81,4 +91,12 @@ def consistency_path(conn: Connection, first: int, second: int) -> list[bytes]:
     return merkle.hash_ranges(ranges, got.__getitem__)
 
 
-__all__ = ["consistency_path", "extend", "fetch", "inclusion_path", "leaf_of", "root"]
+__all__ = [
+    "consistency_path",
+    "extend",
+    "fetch",
+    "inclusion_path",
+    "leaf_of",
+    "rebuild",
+    "root",
+]
