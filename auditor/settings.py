@@ -10,7 +10,7 @@ then the defaults below. Example ``kgaudit.yaml``::
       finance: [https://sparql.example.org/query]
     rule_packs: [/srv/rules/house-rules.yaml]
 
-Secrets (``checkpoint_key``, ``operator_key``) are ``SecretStr`` and never printed or logged.
+Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``) are ``SecretStr`` and never printed or logged.
 """
 
 from __future__ import annotations
@@ -130,6 +130,40 @@ class Settings(BaseSettings):
         description="Sign a checkpoint when the newest one is older than this and records were "
         "added since (0: off).",
     )
+    trail_group_commit_window_ms: float = Field(
+        default=0.0,
+        ge=0,
+        le=1000,
+        description="Group commit: how long the trail's committer waits for more concurrent "
+        "appends before committing a batch (0: commit what queued while the previous batch "
+        "was committing). Each audit is acknowledged only after its batch is durable.",
+    )
+    trail_group_commit_max_batch: int = Field(
+        default=64,
+        ge=1,
+        le=10_000,
+        description="Group commit: most appends in one transaction (1: no group commit).",
+    )
+    tree_key: SecretStr | None = Field(
+        default=None,
+        description="Ed25519 private key signing Merkle tree heads (PEM, or base64 of the "
+        "32-byte seed); default: the file tree_key_file when it exists.",
+    )
+    tree_key_file: Path | None = Field(
+        default=None,
+        description="PEM file of the tree signing key; default <home>/tree_key.pem "
+        "('kgaudit trail tree-keygen' writes it).",
+    )
+    tree_head_log: Path | None = Field(
+        default=None,
+        description="Append-only JSON-lines file every signed tree head is written to; "
+        "default <home>/tree_heads.jsonl. Keep it where the database's writers cannot write.",
+    )
+    tree_head_witness_url: str | None = Field(
+        default=None,
+        description="URL every signed tree head is POSTed to as JSON (a witness that keeps "
+        "them); unset: none.",
+    )
     api_key_cache_s: float = Field(
         default=10.0,
         ge=0,
@@ -162,6 +196,14 @@ class Settings(BaseSettings):
     @property
     def checkpoint_log_path(self) -> Path:
         return self.checkpoint_log or self.home / "checkpoints.jsonl"
+
+    @property
+    def tree_key_path(self) -> Path:
+        return self.tree_key_file or self.home / "tree_key.pem"
+
+    @property
+    def tree_head_log_path(self) -> Path:
+        return self.tree_head_log or self.home / "tree_heads.jsonl"
 
     @property
     def db_url(self) -> str:

@@ -101,7 +101,7 @@ def create_app(
 ) -> FastAPI:
     """The REST API; ``preload`` loads the auditor (graphs, rules) before serving."""
     settings = settings or get_settings()
-    trail = trail or Trail(settings.db_url, durable=settings.trail_durable_commits)
+    trail = trail or Trail.from_settings(settings)  # group commit, tree key, checkpoints
     if trail.checkpoint_policy is None:  # refuses a weak checkpoint key before serving
         trail.use_checkpoints(CheckpointPolicy.from_settings(settings))
     services = AppServices(

@@ -3,7 +3,8 @@
 Everything expensive (canonical JSON, digests of the text and result, claim rows) happens in
 :func:`prepare` (anywhere: ``Pending`` pickles, so batch workers prepare in parallel);
 :func:`append` / :func:`append_many` hold the chain head only for the hashes of the small
-record headers and a few statements — one transaction and one commit for a whole list.
+record headers and a few statements — one transaction and one commit for a whole list, which
+also extends the Merkle tree (:mod:`auditor.trail.tree`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from auditor.errors import UsageError
+from auditor.trail import tree
 from auditor.trail.canonical import (
     GENESIS_HASH,
     HASH_VERSION,
@@ -126,7 +128,13 @@ Appended = tuple[RecordedAudit, dict[str, Any] | None]
 
 
 def append(trail: Trail, p: Pending) -> Appended:
-    """Append ``p``; returns the record and its full dict (None for an idempotent replay)."""
+    """Append ``p``; returns the record and its full dict (None for an idempotent replay).
+
+    With group commit (the default) ``p`` shares a transaction with the appends of other
+    threads of this process (:mod:`auditor.trail.group_commit`); it returns once committed.
+    """
+    if trail.committer is not None:
+        return trail.committer.submit(p)
     return append_many(trail, [p])[0]
 
 
@@ -247,6 +255,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
             if claims:
                 conn.execute(_INSERT_CLAIMS, claims)
             conn.execute(_INSERT_EVENT, events)
+            tree.extend(conn, head_seq, [e["hash"] for e in events])
             conn.execute(
                 _UPDATE_HEAD,
                 {"head_seq": seq, "head_hash": prev, "head_at": events[-1]["created_at"]},

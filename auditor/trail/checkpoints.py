@@ -204,6 +204,8 @@ def create_checkpoint(trail: Trail, key: bytes, *, verify_first: bool = True) ->
         cp = {"id": row.id, **payload}
     if trail.checkpoint_log is not None:
         trail.checkpoint_log.append(cp)
+    if trail.tree_signer is not None:  # a signed tree head with every checkpoint
+        trail.sign_tree_head()
     return cp
 
 

@@ -1,4 +1,5 @@
-"""``kgaudit trail``: migrate, verify the hash chain, sign checkpoints, re-audit and diff."""
+"""``kgaudit trail``: migrate, verify the hash chain, sign checkpoints, re-audit and diff;
+the Merkle-tree commands (keys, signed heads, proofs) are in :mod:`auditor.trail.cli_tree`."""
 
 from __future__ import annotations
 
@@ -254,5 +255,14 @@ def diff_command(old_id: str, new_id: str, tenant: str, db_url: str | None, as_j
     else:
         _print_diff(d)
 
+
+def _add_tree_commands() -> None:
+    from auditor.trail.cli_tree import COMMANDS
+
+    for command in COMMANDS:
+        trail_group.add_command(command)
+
+
+_add_tree_commands()
 
 __all__ = ["trail_group"]

@@ -9,6 +9,8 @@ Tables::
     trail_events       the append-only hash chain: seq, prev_hash, record_hash, hash
     trail_head         a single row (id = 1) holding the chain head; locked by every append
     trail_checkpoints  signed chain heads (HMAC-SHA256), exportable
+    trail_tree_nodes   the RFC 9162 Merkle tree over the events: one row per perfect subtree
+    trail_tree_heads   signed tree heads (Ed25519 over size, root and time)
 
 Constraint and index names come from ``NAMING_CONVENTION``; migrations never spell them.
 """
@@ -203,6 +205,31 @@ class TrailCheckpoint(Base):
     signature: Mapped[str] = mapped_column(String(128))
 
 
+class TreeNode(Base):
+    """A perfect aligned subtree of the Merkle tree (``auditor.trail.merkle.node_pos``)."""
+
+    __tablename__ = "trail_tree_nodes"
+
+    pos: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    level: Mapped[int] = mapped_column(SmallInteger)
+    hash: Mapped[str] = mapped_column(String(64))
+
+
+class TreeHead(Base):
+    """A signed tree head: the root of the first ``tree_size`` events at ``created_at``."""
+
+    __tablename__ = "trail_tree_heads"
+    __table_args__ = (Index(None, "tree_size"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tree_size: Mapped[int] = mapped_column(BigInteger)
+    root_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    alg: Mapped[str] = mapped_column(String(32))
+    key_id: Mapped[str] = mapped_column(String(32))
+    signature: Mapped[str] = mapped_column(String(128))
+
+
 class CitationLookup(Base):
     """A cached CourtListener citation-lookup answer (only when a token is configured)."""
 
@@ -227,5 +254,7 @@ __all__ = [
     "TrailCheckpoint",
     "TrailEvent",
     "TrailHead",
+    "TreeHead",
+    "TreeNode",
     "UTCDateTime",
 ]

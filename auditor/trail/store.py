@@ -19,6 +19,7 @@ from auditor.trail import db, queries
 from auditor.trail.append import EVENT_KIND, append, prepare
 from auditor.trail.auto_checkpoint import AutoCheckpointer
 from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
+from auditor.trail.group_commit import GroupCommitter
 from auditor.trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
@@ -27,6 +28,7 @@ from auditor.trail.records import (
     full_dict,
     parse_audit_id,
 )
+from auditor.trail.tree_heads import TreeSigner
 from auditor.trail.verify import VerifyReport, verify_chain
 
 _H = TrailHead.__table__
@@ -52,6 +54,8 @@ class Trail:
         durable: bool = True,
         engine: Engine | None = None,
         checkpoints: CheckpointPolicy | None = None,
+        group_window_s: float = 0.0,
+        group_max_batch: int = 64,
     ) -> None:
         self.db_url = db_url
         self.engine = engine or db.create_trail_engine(db_url, durable=durable)
@@ -65,15 +69,40 @@ class Trail:
         # SQLite: threads of one process queue here rather than in SQLite's busy handler,
         # whose sleeps (up to 100 ms) would add latency; other processes still use the lock.
         self._local_writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+        # group commit of appends from this process's threads (max_batch 1: off)
+        self.committer: GroupCommitter | None = (
+            GroupCommitter(self, window_s=group_window_s, max_batch=group_max_batch)
+            if group_max_batch > 1
+            else None
+        )
+        self.tree_signer: TreeSigner | None = None
+        self.tree_head_log: CheckpointLog | None = None
+        self.witness_url: str | None = None
 
     @classmethod
     def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
-        """The trail of ``settings`` (or ``db_url``) with its checkpoint policy, if a key is set."""
-        return cls(
+        """The trail of ``settings`` (or ``db_url``): checkpoint policy (if a key is set),
+        group commit, tree signing key, tree-head log and witness."""
+        trail = cls(
             db_url or settings.db_url,
             durable=settings.trail_durable_commits,
             checkpoints=CheckpointPolicy.from_settings(settings),
+            group_window_s=settings.trail_group_commit_window_ms / 1000,
+            group_max_batch=settings.trail_group_commit_max_batch,
         )
+        trail.use_tree_signer(TreeSigner.from_settings(settings), settings)
+        return trail
+
+    def use_tree_signer(self, signer: TreeSigner | None, settings: Any = None) -> None:
+        """Sign tree heads with ``signer``; log them to the settings' tree-head log and send
+        them to its witness URL."""
+        self.tree_signer = signer
+        if settings is not None:
+            url = self.engine.url.render_as_string(hide_password=True)
+            self.tree_head_log = CheckpointLog(
+                settings.tree_head_log_path, CheckpointLog.label_for(url)
+            )
+            self.witness_url = settings.tree_head_witness_url
 
     def use_checkpoints(self, policy: CheckpointPolicy | None) -> None:
         """Sign checkpoints automatically under ``policy`` and log them to ``policy.log``."""
@@ -329,6 +358,16 @@ class Trail:
         from auditor.trail.checkpoints import create_checkpoint
 
         return create_checkpoint(self, key, verify_first=verify_first)
+
+    def sign_tree_head(self) -> dict[str, Any]:
+        """Sign the Merkle root of every event now (Ed25519), store, log and witness it."""
+        from auditor.trail.tree_heads import sign_tree_head
+
+        if self.tree_signer is None:
+            raise UsageError(
+                "no tree signing key: run 'kgaudit trail tree-keygen' or set KGAUDIT_TREE_KEY"
+            )
+        return sign_tree_head(self, self.tree_signer)
 
     def checkpoints(self) -> list[dict[str, Any]]:
         from auditor.trail.checkpoints import list_checkpoints

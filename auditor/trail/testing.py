@@ -70,12 +70,23 @@ def reset_trail(db_url: str) -> None:
         TrailCheckpoint,
         TrailEvent,
         TrailHead,
+        TreeHead,
+        TreeNode,
     )
 
     trail = Trail(db_url)
     try:
         with trail.session(write=True) as s:
-            for model in (AuditClaim, TrailEvent, Audit, ApiKey, Tenant, TrailCheckpoint):
+            for model in (
+                AuditClaim,
+                TrailEvent,
+                Audit,
+                ApiKey,
+                Tenant,
+                TrailCheckpoint,
+                TreeNode,
+                TreeHead,
+            ):
                 s.execute(delete(model))
             s.execute(
                 update(TrailHead)

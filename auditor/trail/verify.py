@@ -3,7 +3,8 @@
 Detected: any changed field of an audit, its claims or its event (record/event hash), a
 deleted event (sequence gap) or audit, reordered events (hash and link mismatch), an event
 inserted in the middle (link mismatch), an audit row that is not in the chain (forged
-insert), and a truncated tail (head row). With the checkpoint key: a rewrite of the whole
+insert), a truncated tail (head row), and a Merkle tree or signed tree head that no longer
+matches the chain (:mod:`auditor.trail.tree_check`). With the checkpoint key: a rewrite of the whole
 chain (a signed checkpoint no longer matches), and a deleted stored checkpoint (it is still in
 the checkpoint log outside the database).
 
@@ -29,6 +30,7 @@ from sqlalchemy import exists, select
 from auditor.trail.canonical import GENESIS_HASH, HASH_VERSIONS, event_hash, record_hash
 from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
 from auditor.trail.records import column_values
+from auditor.trail.tree_check import TreeChecker
 
 if TYPE_CHECKING:
     from auditor.trail.store import Trail
@@ -219,6 +221,7 @@ def verify_chain(
     last_hash = GENESIS_HASH if start == 0 else str(anchor["head_hash"])  # type: ignore[index]
     with trail.session(snapshot=True) as s:  # appends may go on meanwhile
         head = s.get(TrailHead, HEAD_ROW_ID)
+        trees = TreeChecker(trail, s.connection(), start)
         complete = False  # stop early once MAX_PROBLEMS are found: the report is long enough
         while len(problems) < MAX_PROBLEMS:
             events = (
@@ -239,6 +242,7 @@ def verify_chain(
             claims: dict[Any, list[AuditClaim]] = {}
             for c in s.execute(select(AuditClaim).where(AuditClaim.audit_id.in_(ids))).scalars():
                 claims.setdefault(c.audit_id, []).append(c)
+            trees.check(events)
             for ev in events:
                 problems += _check_event(
                     ev,
@@ -280,7 +284,11 @@ def verify_chain(
             )
             for o in orphans
         ]
+        tree_problems = trees.finish() if complete else trees.problems
     problems.sort(key=lambda p: (p["seq"] is None, p["seq"] or 0))
+    # the tree's problems after the chain's: a broken chain breaks the tree too, and the
+    # chain's problem names the cause
+    problems += sorted(tree_problems, key=lambda p: (p["seq"] is None, p["seq"] or 0))
     return VerifyReport(
         ok=not problems,
         checked=checked,

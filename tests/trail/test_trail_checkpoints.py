@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import delete, select, update
 
 from auditor.errors import DataError, UsageError
-from auditor.trail import Trail
+from auditor.trail import Trail, tree
 from auditor.trail.canonical import GENESIS_HASH, event_hash, record_hash
 from auditor.trail.models import Audit, AuditClaim, TrailEvent, TrailHead
 from auditor.trail.records import column_values
@@ -22,7 +22,8 @@ def _fill(trail: Trail, n: int = 4) -> list[str]:
 
 
 def _rewrite_whole_chain(trail: Trail, new_text: str) -> None:
-    """What an insider with write access would do: change a record, rehash everything."""
+    """What an insider with write access would do: change a record, rehash everything
+    (chain and Merkle tree)."""
     with trail.session(write=True) as s:
         s.execute(update(Audit).where(Audit.seq == 2).values(text=new_text))
         prev = GENESIS_HASH
@@ -50,6 +51,7 @@ def _rewrite_whole_chain(trail: Trail, new_text: str) -> None:
             )
             prev = h
         s.execute(update(TrailHead).values(hash=prev))
+        tree.rebuild(s.connection())  # and the Merkle tree over the rewritten events
 
 
 def test_checkpoint_signs_the_head(trail: Trail) -> None:

@@ -233,6 +233,28 @@ def list_audits(
 
 
 @router.get(
+    "/audits/{audit_id}/proof",
+    summary="Inclusion proof of one audit under the newest signed tree head",
+    description="An RFC 9162 inclusion proof of the audit's chain event in the Merkle tree, "
+    "against the newest Ed25519-signed tree head (one is signed when none covers the audit "
+    "yet). Check it offline with `kgaudit trail check-proof` and the server's public key; "
+    "the format is in docs/trail.md. Another tenant's audit is 404, like a missing one.",
+    responses=error_responses(*AUTH_ERRORS, 404, 503),
+)
+def get_proof(audit_id: AuditId, principal: Reader, services: ServicesDep) -> dict[str, Any]:
+    from auditor.trail.proofs import prove_audit
+
+    tenant = None if principal.is_operator else principal.tenant
+    try:
+        doc = prove_audit(services.trail, audit_id, tenant=tenant)
+    except UsageError as exc:  # no head covers it and the server has no signing key
+        raise ApiError(503, "not_configured", str(exc)) from None
+    if doc is None:
+        raise _not_found()
+    return doc
+
+
+@router.get(
     "/audits/{audit_id}/claims",
     response_model=ClaimPage,
     summary="The claims of one audit, optionally filtered",

@@ -1,4 +1,5 @@
-"""``/v1/trail``: verify the hash chain, list and create signed checkpoints.
+"""``/v1/trail``: verify the hash chain, list and create signed checkpoints, signed tree
+heads and consistency proofs of the Merkle tree.
 
 Verification is incremental: it starts after the newest valid signed checkpoint (automatic
 every N records or T minutes when the server has a checkpoint key), so a request recomputes
@@ -87,3 +88,63 @@ def create_checkpoint(principal: Operator, services: ServicesDep) -> dict[str, A
             503, "not_configured", "the server has no checkpoint key (KGAUDIT_CHECKPOINT_KEY)"
         )
     return services.trail.checkpoint(key)
+
+
+@router.get(
+    "/consistency",
+    summary="Consistency proof between two tree sizes",
+    description="An RFC 9162 consistency proof that the tree of `to` events extends the "
+    "tree of `from` events (append-only), with both roots and the stored signed tree heads "
+    "of those sizes. `to` defaults to the newest signed head's size. Format: docs/trail.md.",
+    responses=error_responses(*AUTH_ERRORS, 422),
+)
+def consistency(
+    principal: IntegrityReader,
+    services: ServicesDep,
+    first: Annotated[int, Query(alias="from", ge=0, description="The older tree size.")],
+    second: Annotated[
+        int | None, Query(alias="to", ge=0, description="The newer tree size.")
+    ] = None,
+) -> dict[str, Any]:
+    from auditor.trail.proofs import prove_consistency
+
+    return prove_consistency(services.trail, first, second)
+
+
+@router.get(
+    "/tree-heads",
+    summary="Signed tree heads, oldest first",
+    responses=error_responses(*AUTH_ERRORS),
+)
+def list_tree_heads(principal: IntegrityReader, services: ServicesDep) -> list[dict[str, Any]]:
+    from auditor.trail.tree_heads import tree_heads
+
+    return tree_heads(services.trail)
+
+
+@router.post(
+    "/tree-heads",
+    status_code=201,
+    summary="Sign the tree's root now (operator)",
+    description="Signs (size, root, time) with the server's Ed25519 tree key, stores the "
+    "head, appends it to the tree-head log and POSTs it to the witness URL if one is set.",
+    responses=error_responses(*AUTH_ERRORS, 503),
+)
+def create_tree_head(principal: Operator, services: ServicesDep) -> dict[str, Any]:
+    if services.trail.tree_signer is None:
+        raise ApiError(503, "not_configured", "the server has no tree signing key")
+    return services.trail.sign_tree_head()
+
+
+@router.get(
+    "/public-key",
+    summary="The public key of the tree signing key (PEM)",
+    responses=error_responses(*AUTH_ERRORS, 503),
+)
+def public_key(principal: IntegrityReader, services: ServicesDep) -> dict[str, Any]:
+    from auditor.trail.tree_heads import ALG, public_pem
+
+    signer = services.trail.tree_signer
+    if signer is None:
+        raise ApiError(503, "not_configured", "the server has no tree signing key")
+    return {"alg": ALG, "key_id": signer.key_id, "public_key_pem": public_pem(signer.public)}
