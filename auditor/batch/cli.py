@@ -12,9 +12,7 @@ from auditor.trail.cli import DB_OPTION
 
 
 @click.command("batch")
-@click.argument(
-    "input_path", metavar="[INPUT]", required=False, type=click.Path(dir_okay=False, path_type=Path)
-)
+@click.argument("input_path", metavar="[INPUT]", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--out",
     required=True,

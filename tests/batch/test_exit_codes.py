@@ -39,3 +39,22 @@ def test_ctrl_c_exits_130(capsys, monkeypatch: pytest.MonkeyPatch, write_jsonl, 
     code = main(["batch", str(src), "--out", str(tmp_path / "o.jsonl"), "--db", db_url])
     assert code == EXIT_INTERRUPTED == 130
     assert capsys.readouterr().err.endswith("Interrupted.\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["batch", "{dir}", "--out", "{dir}/o.jsonl", "--workers", "0"],
+        ["audit", "{dir}", "--domain", "medical"],
+    ],
+    ids=["batch", "audit"],
+)
+def test_a_directory_as_input_is_named_as_one(capsys, tmp_path: Path, argv: list[str]) -> None:
+    code = main([a.replace("{dir}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == f"error: input {tmp_path} is a directory, not a file; " + (
+        "give a JSONL or CSV file\n"
+        if argv[0] == "batch"
+        else "give a file, or - for standard input\n"
+    )
