@@ -13,7 +13,7 @@ def check_input_file(path: Path, *, hint: str = "give a file") -> None:
     >>> check_input_file(Path("/"))
     Traceback (most recent call last):
     ...
-    auditor.errors.UsageError: input / is a directory, not a file; give a file
+    knowledge_graphs.errors.UsageError: input / is a directory, not a file; give a file
     """
     if path.is_dir():
         raise UsageError(f"input {path} is a directory, not a file; {hint}")
