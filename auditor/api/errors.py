@@ -97,6 +97,44 @@ def _validation_details(exc: RequestValidationError) -> list[dict[str, Any]]:
     ]
 
 
+def _is_json(content_type: str) -> bool:
+    mime = content_type.split(";", 1)[0].strip().lower()
+    return mime == "application/json" or (
+        mime.startswith("application/") and mime.endswith("+json")
+    )
+
+
+def unparseable_body(details: list[dict[str, Any]], content_type: str | None) -> str | None:
+    """The ``bad_request`` sentence when the body could not be read as JSON at all (broken
+    JSON, or no JSON Content-Type so the body was never parsed); None when the
+    body was JSON and only its fields are wrong (that stays a 422 ``validation_error``).
+
+    >>> unparseable_body([{"loc": ["body", "13"], "msg": "JSON decode error",
+    ...                    "type": "json_invalid"}], "application/json")
+    'the request body is not valid JSON (error at character 13)'
+    >>> unparseable_body([{"loc": ["body", "text"], "msg": "x", "type": "missing"}], None) is None
+    True
+    """
+    for d in details:
+        if d["type"] == "json_invalid":
+            at = d["loc"][1] if len(d["loc"]) > 1 else "?"
+            return f"the request body is not valid JSON (error at character {at})"
+    # FastAPI reads a body as JSON only under a JSON Content-Type (strict_content_type), so
+    # a body-level "not an object" error under another type, or none, means "never parsed".
+    body_level = any(d["loc"] == ["body"] for d in details)
+    if body_level and not (content_type and _is_json(content_type)):
+        sent = (
+            f"Content-Type: {content_type.split(';', 1)[0].strip()[:64]}"
+            if content_type
+            else "no Content-Type"
+        )
+        return (
+            "the request body must be JSON: send the header Content-Type: application/json "
+            f"(this request sent {sent})"
+        )
+    return None
+
+
 def log_unexpected(exc: BaseException, request_id: str | None) -> None:
     """Log an unexpected exception: class and stack only, never its message (may hold text)."""
     stack = "".join(traceback.format_tb(exc.__traceback__))
@@ -116,6 +154,8 @@ def install_error_handlers(app: FastAPI) -> None:
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         if exc.status_code == 404 and message == "Not Found":
             message = "no such resource"
+        elif exc.status_code == 400 and message == "There was an error parsing the body":
+            message = "the request body is not valid JSON (it is not UTF-8 text)"
         return error_response(
             exc.status_code, code, message, request_id_of(request), headers=dict(exc.headers or {})
         )
@@ -123,6 +163,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         details = _validation_details(exc)
+        unparseable = unparseable_body(details, request.headers.get("content-type"))
+        if unparseable is not None:
+            return error_response(400, "bad_request", unparseable, request_id_of(request))
         first = details[0] if details else {"loc": [], "msg": "invalid request"}
         where = ".".join(first["loc"]) or "request"
         return error_response(
@@ -162,4 +205,5 @@ __all__ = [
     "install_error_handlers",
     "log_unexpected",
     "request_id_of",
+    "unparseable_body",
 ]

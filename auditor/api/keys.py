@@ -89,6 +89,7 @@ class KeyStore:
         self.trail = trail
         self.cache_s = cache_s
         self._cache: dict[str, tuple[float, Principal]] = {}  # sha256(token) -> (expiry, who)
+        self._generation = 0  # bumped by every revoke: a lookup older than it caches nothing
         self._lock = threading.Lock()
 
     def create(
@@ -133,6 +134,8 @@ class KeyStore:
         if hit is not None:
             return hit
         digest = hash_token(token)
+        with self._lock:
+            generation = self._generation
         with self.trail.session() as s:
             key = s.execute(select(ApiKey).where(ApiKey.prefix == prefix)).scalar_one_or_none()
         if key is None or key.revoked_at is not None:
@@ -142,7 +145,8 @@ class KeyStore:
         principal = Principal(key.id, key.prefix, key.tenant_id, key.role)
         if self.cache_s > 0:
             with self._lock:
-                self._cache[digest] = (time.monotonic() + self.cache_s, principal)
+                if generation == self._generation:  # no revoke since the key was read
+                    self._cache[digest] = (time.monotonic() + self.cache_s, principal)
         return principal
 
     def list(self, *, tenant: str | None = None) -> list[dict[str, Any]]:
@@ -154,14 +158,22 @@ class KeyStore:
             return [_key_dict(k) for k in s.execute(stmt).scalars()]
 
     def revoke(self, key_id: int, *, tenant: str | None = None) -> bool:
-        """Revoke an active key (of ``tenant`` only, when given)."""
-        with self._lock:
-            self._cache.clear()
+        """Revoke an active key (of ``tenant`` only, when given), at once in this process: the
+        cache is emptied after the revoke commits, and a lookup that read the key before
+        then does not cache it (other processes see it within ``cache_s``)."""
+        self._forget()
         stmt = update(ApiKey).where(ApiKey.id == key_id, ApiKey.revoked_at.is_(None))
         if tenant is not None:
             stmt = stmt.where(ApiKey.tenant_id == tenant)
         with self.trail.session() as s:
-            return bool(s.execute(stmt.values(revoked_at=datetime.now(UTC))).rowcount)
+            revoked = bool(s.execute(stmt.values(revoked_at=datetime.now(UTC))).rowcount)
+        self._forget()
+        return revoked
+
+    def _forget(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._cache.clear()
 
     def tenants(self, *, only: str | None = None) -> list[dict[str, Any]]:
         stmt = select(Tenant).order_by(Tenant.id)

@@ -12,9 +12,7 @@ from auditor.trail.cli import DB_OPTION
 
 
 @click.command("batch")
-@click.argument(
-    "input_path", metavar="[INPUT]", required=False, type=click.Path(dir_okay=False, path_type=Path)
-)
+@click.argument("input_path", metavar="[INPUT]", required=False, type=click.Path(path_type=Path))
 @click.option(
     "--out",
     required=True,
@@ -131,6 +129,11 @@ def batch_command(
 
     Each audit is recorded in the tamper-evident trail and written to --out. Interrupted
     runs resume: rerun the same command and every record ends up exactly once in both.
+
+    \b
+    Exit codes: 0 ok (some records may have failed: see the summary); 1 the pooled FER is
+    above --fail-over-fer; 2 bad input or usage, or every record failed; 3 internal error;
+    130 interrupted (Ctrl-C; rerun the same command to resume).
     """
     from auditor.batch.backends import make_backend
     from auditor.batch.runner import BatchOptions, run_batch
@@ -177,6 +180,11 @@ def batch_command(
         click.echo(orjson.dumps(summary.to_dict(), option=orjson.OPT_INDENT_2).decode())
     else:
         click.echo(summary.render(gate=fail_over_fer))
+    if summary.total and len(summary.failures) == summary.total:
+        raise UsageError(
+            f"every record of the batch failed ({summary.total:,} of {summary.total:,}); "
+            "see the failures above"
+        )
     fer = summary.pooled_fer()
     if fail_over_fer is not None and fer is not None and fer > fail_over_fer:
         raise GateFailed(

@@ -25,6 +25,7 @@ import orjson
 from auditor.batch.chat import chat_records
 from auditor.batch.records import BatchRecord, bad_record, flat_record, make_record
 from auditor.errors import UsageError
+from auditor.input_file import check_input_file
 
 MAPPABLE = ("id", "text", "domain", "as_of", "citations", "context")
 FORMATS = ("jsonl", "csv")
@@ -58,8 +59,7 @@ class _Source:
 
 
 def _check_file(path: Path) -> None:
-    if not path.is_file():
-        raise UsageError(f"input file {path} does not exist")
+    check_input_file(path, hint="give a JSONL or CSV file")
     with path.open("rb") as f:
         if not f.read(65536).strip():
             raise UsageError(f"input file {path} is empty: there is nothing to audit")

@@ -9,6 +9,7 @@ import click
 import orjson
 
 from auditor.errors import GateFailed, UsageError
+from auditor.input_file import check_input_file
 
 
 @click.command("audit")
@@ -75,8 +76,7 @@ def _read(source: str) -> str:
         where = "standard input"
     else:
         path = Path(source)
-        if not path.is_file():
-            raise UsageError(f"input file {source} does not exist")
+        check_input_file(path, hint="give a file, or - for standard input")
         data = path.read_bytes()
         where = source
     try:

@@ -1,7 +1,7 @@
 """The ``kgaudit`` command line: one entry point, subcommands loaded lazily.
 
-Exit codes (DESIGN.md): 0 ok / audit passed, 1 an audit failed a gate, 2 bad input or usage,
-3 internal error. User errors are printed to stderr as one sentence naming the input at fault.
+Exit codes (DESIGN.md): 0 ok / audit passed, 1 an audit failed a gate, 2 bad input or usage
+(also: a batch in which every record failed), 3 internal error, 130 interrupted (Ctrl-C). User errors are printed to stderr as one sentence naming the input at fault.
 
 Subcommands live next to the code they drive and are imported only when invoked, so that
 ``kgaudit audit`` never imports torch and start-up stays fast.
@@ -18,6 +18,7 @@ import click
 from auditor.errors import KgauditError, UsageError
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
 # name -> "module:attribute" of a click.Command; imported on first use.
 _COMMANDS: dict[str, str] = {
@@ -82,7 +83,12 @@ def _unavailable(name: str, exc: ModuleNotFoundError) -> click.Command:
 )
 @click.version_option(package_name="kgaudit")
 def cli() -> None:
-    """kgaudit: audit LLM answers claim by claim against curated knowledge graphs."""
+    """kgaudit: audit LLM answers claim by claim against curated knowledge graphs.
+
+    \b
+    Exit codes: 0 ok; 1 an audit failed a gate (--fail-over-fer); 2 bad input or usage,
+    or a batch in which every record failed; 3 internal error; 130 interrupted (Ctrl-C).
+    """
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,7 +97,10 @@ def main(argv: list[str] | None = None) -> int:
         rv = cli.main(args=argv, prog_name="kgaudit", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
-    except click.exceptions.Abort:
+    except click.exceptions.Abort as exc:
+        if isinstance(exc.__cause__, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            click.echo("Interrupted.", err=True)
+            return EXIT_INTERRUPTED
         click.echo("Aborted.", err=True)
         return EXIT_INPUT
     except click.ClickException as exc:
@@ -102,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("Interrupted.", err=True)
-        return EXIT_INTERNAL
+        return EXIT_INTERRUPTED
     except Exception as exc:  # the last line of defence: one sentence, no traceback
         click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
         if "--debug" in (argv or sys.argv):

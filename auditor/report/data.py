@@ -23,6 +23,26 @@ class NoAudits(UsageError):
     """The period (tenant, domain) has no audits: there is nothing to report."""
 
 
+class UnknownTenant(UsageError):
+    """The trail has no such tenant (a typo in ``--tenant``), as opposed to an empty period."""
+
+
+def check_known_tenant(trail: Any, tenant: str) -> None:
+    """Raise :class:`UnknownTenant`, listing the tenants there are, unless ``tenant`` exists."""
+    from sqlalchemy import select
+
+    from auditor.trail.models import Tenant
+
+    with trail.session() as s:
+        known = list(s.execute(select(Tenant.id).order_by(Tenant.id)).scalars())
+    if tenant not in known:
+        listed = ", ".join(known[:20]) + (", …" if len(known) > 20 else "") or "none"
+        raise UnknownTenant(
+            f"unknown tenant {tenant!r}: the audit trail has no such tenant "
+            f"(known tenants: {listed})"
+        )
+
+
 DOMAIN_CHOICES = ("finance", "medical", "legal", "auto")
 TOP_SOURCES = 8
 
@@ -229,7 +249,8 @@ def build_report(
 
     ``kb``/``rules`` (the loaded graphs and rule packs) add rule titles, graph sources and
     rule-pack citations; ``key`` (the checkpoint key) lets the integrity statement check
-    the latest checkpoint's signature. Raises :class:`NoAudits` when no audit matches.
+    the latest checkpoint's signature. Raises :class:`NoAudits` when no audit matches, and
+    :class:`UnknownTenant` when the trail has no tenant ``tenant`` at all.
     """
     first, last = parse_day(start, "--from"), parse_day(end, "--to")
     if last < first:
@@ -242,6 +263,7 @@ def build_report(
     for audit in trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain):
         agg.add(audit)
     if agg.audits == 0:
+        check_known_tenant(trail, tenant)
         scope = f"tenant {tenant!r}" + (f", domain {domain}" if domain else "")
         raise NoAudits(
             f"no audits were recorded from {first} to {last} ({scope}); nothing to report"
@@ -278,7 +300,9 @@ __all__ = [
     "DOMAIN_CHOICES",
     "REPORT_VERSION",
     "NoAudits",
+    "UnknownTenant",
     "build_report",
+    "check_known_tenant",
     "graph_sources",
     "integrity",
     "parse_day",

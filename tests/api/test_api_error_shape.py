@@ -53,7 +53,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, str, str, Any, int]] = [
         413,
     ),
     ("422-validation", {}, "acme-auditor", "POST", "/v1/audits", {"text": 1}, 422),
-    ("422-json", {}, "acme-auditor", "POST", "/v1/audits", b"{not json", 422),
+    ("400-json", {}, "acme-auditor", "POST", "/v1/audits", b"{not json", 400),
     ("422-query", {}, "acme-viewer", "GET", "/v1/audits?limit=0", None, 422),
     ("429-rate", {"rate_limit_per_minute": 1}, "acme-viewer", "GET", "/v1/audits", None, 429),
     ("500-bug", {"audit_fn": _broken}, "acme-auditor", "POST", "/v1/audits", BODY, 500),

@@ -57,7 +57,7 @@ def _osa_reference(a: str, b: str) -> int:
     return d[-1][-1]
 
 
-def test_bit_parallel_osa_matches_the_dynamic_programme() -> None:
+def test_osa_matches_the_dynamic_programme() -> None:
     rng = random.Random(3)
     for _ in range(3000):
         a = "".join(rng.choice("abcd") for _ in range(rng.randint(0, 11)))
