@@ -56,6 +56,7 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.version",
         "auditor.fmt",
         "auditor.memo",
+        "auditor.input_file",
         "auditor.trail.models",
         "auditor.trail.canonical",
     ),

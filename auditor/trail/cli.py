@@ -10,6 +10,8 @@ from typing import Any
 import click
 
 from auditor.errors import DataError, GateFailed, UsageError
+from auditor.trail.cli_common import _trail
+from auditor.trail.cli_tree import COMMANDS as TREE_COMMANDS
 
 # the trail database option of every command that reads or writes the trail
 DB_OPTION = click.option(
@@ -20,18 +22,6 @@ DB_OPTION = click.option(
     help="SQLAlchemy URL of the audit trail (default: the settings' database).",
 )
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-
-
-def _trail(db_url: str | None) -> Any:
-    """The trail, with the settings' checkpoint policy and log (when a key is set)."""
-    from auditor.settings import get_settings
-    from auditor.trail import Trail
-
-    settings = get_settings()
-    try:
-        return Trail.from_settings(settings, db_url)
-    except UsageError:  # a weak key: reading and verifying still work, signing refuses
-        return Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
 
 
 def _key() -> bytes:
@@ -256,13 +246,7 @@ def diff_command(old_id: str, new_id: str, tenant: str, db_url: str | None, as_j
         _print_diff(d)
 
 
-def _add_tree_commands() -> None:
-    from auditor.trail.cli_tree import COMMANDS
-
-    for command in COMMANDS:
-        trail_group.add_command(command)
-
-
-_add_tree_commands()
+for _command in TREE_COMMANDS:
+    trail_group.add_command(_command)
 
 __all__ = ["trail_group"]

@@ -96,7 +96,7 @@ def public_key_command(out: Path | None) -> None:
 @_OUT
 def sign_head_command(db_url: str | None, out: Path | None) -> None:
     """Sign the tree's root now (stored, logged, sent to the witness) and print the head."""
-    from auditor.trail.cli import _trail
+    from auditor.trail.cli_common import _trail
 
     _write(_trail(db_url).sign_tree_head(), out)
 
@@ -120,7 +120,7 @@ def prove_command(
 ) -> None:
     """Write the inclusion proof of AUDIT_ID under the newest signed tree head, or with
     --from N [--to M] a consistency proof between two tree sizes (docs/trail.md)."""
-    from auditor.trail.cli import _trail
+    from auditor.trail.cli_common import _trail
     from auditor.trail.proofs import prove_audit, prove_consistency
 
     if (audit_id is None) == (first is None):
