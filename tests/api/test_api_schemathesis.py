@@ -5,6 +5,7 @@ codes and content types.
 
 from __future__ import annotations
 
+import base64
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -42,14 +43,16 @@ def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     else:
         url = request.getfixturevalue("pg_url")
         reset_trail(url)
-    trail = Trail(url)
-    trail.migrate()
     settings_ = Settings(
         database_url=url,
         rate_limit_per_minute=1_000_000,
         checkpoint_key="Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA",
+        tree_key=base64.b64encode(bytes(range(32))).decode("ascii"),
+        tree_key_file=tmp_path_factory.mktemp("fuzz-home") / "no-tree-key.pem",
         max_text_chars=5000,
     )
+    trail = Trail.from_settings(settings_, url)  # with the tree key: /v1/trail/public-key answers
+    trail.migrate()
     app = create_app(settings_, trail=trail)
     TOKENS["admin"] = KeyStore(trail).create(tenant="fuzz", role="admin")[1]
     with TestClient(app) as client:  # seed one audit so the read paths find data
