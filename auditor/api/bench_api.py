@@ -73,8 +73,15 @@ def _database(kind: str) -> Iterator[str]:
         yield kind  # an explicit SQLAlchemy URL
 
 
-@contextmanager
-def _server(db_url: str, workers: int, durable: bool) -> Iterator[tuple[str, str]]:
+def spawn_server(
+    db_url: str, workers: int, durable: bool, *, new_session: bool = False
+) -> tuple[subprocess.Popen[str], str, str]:
+    """Start ``kgaudit serve`` on a migrated trail at ``db_url`` and wait until it is ready.
+
+    Returns the process, its base URL and an ``auditor`` key of tenant ``bench``.
+    ``new_session`` puts the server (master and workers) in a process group of its own, so
+    that a caller can kill all of it at once (``os.killpg``).
+    """
     from auditor.api.keys import KeyStore
     from auditor.trail import Trail
 
@@ -109,21 +116,29 @@ def _server(db_url: str, workers: int, durable: bool) -> Iterator[tuple[str, str
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=new_session,
     )
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                return proc, url, token
+        except httpx.TransportError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            proc.wait(timeout=60)
+            raise UsageError(
+                f"the server did not start: {(proc.stderr.read() if proc.stderr else '')[-500:]}"
+            )
+        time.sleep(0.25)
+
+
+@contextmanager
+def _server(db_url: str, workers: int, durable: bool) -> Iterator[tuple[str, str]]:
+    proc, url, token = spawn_server(db_url, workers, durable)
     try:
-        deadline = time.monotonic() + 300
-        while True:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise UsageError(
-                    f"the server did not start: {(proc.stderr.read() if proc.stderr else '')[-500:]}"
-                )
-            time.sleep(0.25)
         yield url, token
     finally:
         proc.terminate()
@@ -314,4 +329,4 @@ def bench_api_command(
     )
 
 
-__all__ = ["bench_api_command"]
+__all__ = ["bench_api_command", "spawn_server"]

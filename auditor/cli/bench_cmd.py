@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|batch|engine|kernels|constraint|adversarial``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from auditor.cli.main import LazyGroup
 _BENCHES = {
     "audit": "auditor.bench_audit:bench_audit_command",
     "api": "auditor.api.bench_api:bench_api_command",
+    "crash": "auditor.api.bench_crash:bench_crash_command",
     "batch": "auditor.batch.bench_batch:bench_batch_command",
     "engine": "engine.cli:bench_engine_command",
     "kernels": "kernels.bench:bench_kernels_command",
