@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
@@ -118,6 +119,57 @@ def _v1(value: Any) -> bytes:
     return text.encode("utf-8")
 
 
+_INT_LIMIT = 2**53 - 1
+_ASTRAL_UTF8 = re.compile(rb"[\xf0-\xf4]")  # the lead byte of every 4-byte UTF-8 sequence
+
+
+def _v2(value: Any) -> bytes:
+    """RFC 8785 bytes, through Python's C JSON encoder where that gives the same bytes.
+
+    Python's compact, sorted JSON already is RFC 8785 except for: floats written with an
+    exponent or as "3.0" (RFC 8785 writes "3"), integers beyond ±(2^53 - 1) (refused), keys
+    that are not strings (Python sorts them by value), and characters beyond the BMP (sorted
+    by UTF-16 code unit in RFC 8785, by code point in Python). Strings are escaped alike
+    (\\", \\\\, \\b \\f \\n \\r \\t, other controls as lower-case \\u00xx, the rest verbatim),
+    integers and short-form floats print alike (shortest round trip). So the value is
+    reduced to JSON types (string keys), integral floats become integers, and anything else
+    on that list sends it through the ``rfc8785`` library. The equality is property-tested
+    against the library (tests/trail/test_trail_canonical_fast.py). Measured on 300-word
+    audit results: 0.9 ms of CPU per result against the library's 2.0 ms (2.2x).
+    """
+    text = json.dumps(
+        value,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+        allow_nan=False,
+        default=_default,
+    )
+    slow = False
+
+    def number(literal: str) -> float | int:
+        nonlocal slow
+        parsed = float(literal)
+        if "e" in literal or "E" in literal:
+            slow = True
+        elif literal.endswith(".0") and abs(parsed) <= _INT_LIMIT:
+            return int(parsed)  # RFC 8785 writes the float 3.0 as "3", like the integer
+        return parsed
+
+    def integer(literal: str) -> int:
+        nonlocal slow
+        parsed = int(literal)
+        if len(literal) > 15 and abs(parsed) > _INT_LIMIT:
+            slow = True  # the library refuses it
+        return parsed
+
+    plain = json.loads(text, parse_float=number, parse_int=integer)  # string keys only
+    out = json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    if slow or _ASTRAL_UTF8.search(out) is not None:
+        return rfc8785.dumps(plain)
+    return out
+
+
 def canonical_json(value: Any, *, version: int = HASH_VERSION) -> bytes:
     """The canonical UTF-8 JSON bytes of ``value`` in hash format ``version``."""
     try:
@@ -125,7 +177,7 @@ def canonical_json(value: Any, *, version: int = HASH_VERSION) -> bytes:
             return _v1(value)
         if version != 2:
             raise DataError(f"unknown hash format version {version!r}")
-        return rfc8785.dumps(json.loads(_v1(value)))
+        return _v2(value)
     except (TypeError, ValueError, RecursionError, rfc8785.CanonicalizationError) as exc:
         # UnicodeEncodeError is a ValueError; RFC 8785 refuses integers beyond ±(2^53 - 1)
         raise DataError(f"value cannot be stored in the audit trail: {exc}") from exc
