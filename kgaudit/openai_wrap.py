@@ -92,6 +92,13 @@ def _attach(completion: Any, sp: Any, audited: list[AuditedText | None]) -> Any:
     return completion
 
 
+def _is_async(completions: Any, create: Any) -> bool:
+    """``AsyncCompletions.create`` is wrapped by openai's own decorators: look through them."""
+    return inspect.iscoroutinefunction(inspect.unwrap(create)) or type(
+        completions
+    ).__name__.startswith("Async")
+
+
 def wrap_openai(
     openai_client: Any,
     *,
@@ -125,7 +132,7 @@ def wrap_openai(
             return None
         return apply_policy(text, result, policy, domain=domain, blocked_message=blocked_message)
 
-    if inspect.iscoroutinefunction(original):
+    if _is_async(completions, original):
 
         async def acreate(*args: Any, **kwargs: Any) -> Any:
             _no_stream(kwargs)
