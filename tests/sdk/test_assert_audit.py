@@ -28,7 +28,7 @@ def test_a_contradiction_fails_with_claim_and_evidence(real_auditor) -> None:
 def test_max_fer_and_min_supported(real_auditor) -> None:
     both = f"{MEDICAL_OK} {MEDICAL_BAD}"
     assert_audit(both, domain="medical", max_fer=0.5, as_of=AS_OF, auditor=real_auditor)
-    with pytest.raises(AssertionError, match="above the allowed 49.0%"):
+    with pytest.raises(AssertionError, match=r"above the allowed 49\.0%"):
         assert_audit(both, domain="medical", max_fer=0.49, as_of=AS_OF, auditor=real_auditor)
     unverifiable = "Ibuprofen is an NSAID."
     assert_audit(unverifiable, domain="medical", as_of=AS_OF, auditor=real_auditor)
