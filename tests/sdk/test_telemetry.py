@@ -100,3 +100,15 @@ def test_disabled_without_the_extra_or_by_setting(env, prelude) -> None:
 
     code = prelude + "from auditor import telemetry; assert not telemetry.ENABLED"
     subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, **env})
+
+
+def test_bench_telemetry_reports_every_mode(real_auditor) -> None:
+    from auditor import stages
+    from auditor.bench_telemetry import run_bench
+
+    real = stages.extract
+    out = run_bench(real_auditor, [("medical", MEDICAL_OK)], rounds=3, calls=20)
+    assert set(out["modes"]) == {"baseline", "off", "api", "sdk"}
+    assert out["modes"]["baseline"]["ratio"] == 1.0 and out["modes"]["baseline"]["hook_us"] == 0
+    assert all(m["hook_ratio"] >= 1.0 for m in out["modes"].values())
+    assert stages.extract is real and telemetry._TRACER is not None  # restored
