@@ -41,7 +41,9 @@ COLUMNS: tuple[str, ...] = (
 
 def result_dict(result: Any) -> dict[str, Any]:
     """The ``to_dict()`` form of ``result``: an ``AuditResult``, anything with ``to_dict()``,
-    a result dict, or a stored audit (``{"id": ..., "result": {...}}``)."""
+    a text carrying its ``audit``, a result dict, or a stored audit (``{"id", "result"}``)."""
+    if isinstance(result, str) and hasattr(result, "audit"):  # kgaudit's AuditedText
+        result = result.audit
     if hasattr(result, "to_dict"):
         result = result.to_dict()
     if not isinstance(result, Mapping):

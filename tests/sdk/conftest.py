@@ -1,5 +1,6 @@
 """SDK tests: the real auditor in-process, the REST API and a fake OpenAI server, each
-served over real HTTP by uvicorn in a thread; OpenTelemetry spans caught in memory."""
+served over real HTTP by uvicorn in a thread; OpenTelemetry spans caught in memory (the
+SDK's ``InMemorySpanExporter``)."""
 
 from __future__ import annotations
 
@@ -90,23 +91,19 @@ def api_server(tmp_path_factory: pytest.TempPathFactory, real_auditor: Any) -> I
     trail.close()
 
 
-@pytest.fixture(scope="session")
-def spans() -> Any:
-    """An in-memory exporter on the global tracer provider (set once per session)."""
+@pytest.fixture
+def exporter(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Spans of this test, in memory: the SDK's tracer stands in for kgaudit's for the test
+    only (no global tracer provider is set, so other tests record nothing)."""
     pytest.importorskip("opentelemetry.sdk")
-    from opentelemetry import trace
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import SimpleSpanProcessor
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+    from auditor import telemetry
+
     exporter = InMemorySpanExporter()
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(exporter))
-    trace.set_tracer_provider(provider)
+    monkeypatch.setattr(telemetry, "_TRACER", provider.get_tracer("kgaudit"))
     return exporter
-
-
-@pytest.fixture
-def exporter(spans: Any) -> Any:
-    spans.clear()
-    return spans

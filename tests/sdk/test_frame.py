@@ -7,7 +7,7 @@ import builtins
 import pytest
 
 from auditor.claim_table import COLUMNS, claim_rows, to_frame
-from kgaudit import results_to_frame
+from kgaudit import audited, results_to_frame
 
 from .conftest import AS_OF, MEDICAL_BAD, MEDICAL_OK
 
@@ -30,10 +30,11 @@ def test_results_to_frame_labels_rows_by_audit(real_auditor) -> None:
         real_auditor.audit(t, domain="medical", as_of=AS_OF) for t in (MEDICAL_OK, MEDICAL_BAD)
     ]
     stored = {"id": "a-7", "result": results[1].to_dict()}  # a stored audit (REST / trail)
-    df = results_to_frame([*results, stored])
-    assert list(df.audit) == [0, 1, "a-7"]
-    assert list(df.verdict) == ["supported", "contradicted", "contradicted"]
-    assert df.groupby("verdict").size().to_dict() == {"contradicted": 2, "supported": 1}
+    text = audited(domain="medical", as_of=AS_OF, auditor=real_auditor)(lambda: MEDICAL_OK)()
+    df = results_to_frame([*results, stored, text])
+    assert list(df.audit) == [0, 1, "a-7", 3]
+    assert list(df.verdict) == ["supported", "contradicted", "contradicted", "supported"]
+    assert df.groupby("verdict").size().to_dict() == {"contradicted": 2, "supported": 2}
 
 
 def test_quote_and_flat_report_evidence() -> None:
