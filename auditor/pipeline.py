@@ -13,7 +13,7 @@ from datetime import date
 from functools import cached_property
 from pathlib import Path
 
-from auditor import stages
+from auditor import stages, telemetry
 from auditor.deadline import check as check_deadline
 from auditor.errors import UsageError
 from auditor.extract import Extraction
@@ -108,11 +108,35 @@ class Auditor:
         as_of: str | date | None = None,
         citations: list[str] | None = None,
     ) -> AuditResult:
-        """extract → verify → score (:mod:`auditor.stages`)."""
-        ex = stages.extract(
-            self, text, domain=domain, as_of=stages.parse_as_of(as_of), citations=citations
-        )
-        return stages.score(self, ex, stages.verify(self, ex))
+        """extract → verify → score (:mod:`auditor.stages`), one span each
+        (:mod:`auditor.telemetry`)."""
+        with telemetry.span(
+            "kgaudit.audit",
+            **{
+                telemetry.SPAN_KIND: "EVALUATOR",
+                telemetry.INPUT_VALUE: telemetry.input_text(text),
+                "kgaudit.domain": domain,
+            },
+        ) as sp:
+            with telemetry.span("kgaudit.extract", **{telemetry.SPAN_KIND: "CHAIN"}) as sx:
+                ex = stages.extract(
+                    self, text, domain=domain, as_of=stages.parse_as_of(as_of), citations=citations
+                )
+                telemetry.set_attributes(sx, {"kgaudit.domains": ex.domains})
+            with telemetry.span("kgaudit.verify", **{telemetry.SPAN_KIND: "CHAIN"}) as sv:
+                checked = stages.verify(self, ex)
+                telemetry.set_attributes(
+                    sv,
+                    {
+                        "kgaudit.claims": len(checked.claims),
+                        "kgaudit.citations": len(checked.citations),
+                    },
+                )
+            with telemetry.span("kgaudit.score", **{telemetry.SPAN_KIND: "CHAIN"}):
+                result = stages.score(self, ex, checked)
+            if sp.is_recording():
+                telemetry.set_attributes(sp, telemetry.result_attributes(result))
+            return result
 
     def linker_for(self, domain: str) -> Linker | DomainLinker:
         """The exact linker, with the fuzzy fallback for ``domain`` when enabled."""

@@ -269,3 +269,10 @@ class AuditResult:
         }
         out.update(self.extra)
         return out
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame with one row per claim: text, span, verdict, rule id, evidence,
+        source, quote (:mod:`auditor.claim_table`; needs the ``pandas`` extra)."""
+        from auditor.claim_table import claim_rows, to_frame
+
+        return to_frame(claim_rows(self))

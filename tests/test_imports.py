@@ -13,7 +13,9 @@ matching prefix decides a module's layer, ``auditor`` alone means the package fa
  2. ``kernels``           Triton kernels and their PyTorch references
  3. ``engine``            MoE model, loading, KV cache, generation, KG-constrained decoding
  4. auditor foundation    ``auditor.errors``, ``auditor.settings``, ``auditor.types``,
-                          ``auditor.deadline``, ``auditor.version``, ``auditor.fmt``, ``auditor.memo``, and the
+                          ``auditor.deadline``, ``auditor.version``, ``auditor.fmt``, ``auditor.memo``,
+                          ``auditor.telemetry`` (OpenTelemetry spans), ``auditor.claim_table``
+                          (results as rows of claims), and the
                           database schema ``auditor.trail.models`` (+ ``auditor.trail.canonical``,
                           the hashing it stamps): the trail's tables and the citation-lookup
                           cache the online citation check keeps
@@ -24,11 +26,13 @@ matching prefix decides a module's layer, ``auditor`` alone means the package fa
 11. recording             ``auditor.trail`` (+ ``migrations`` as a package marker), ``auditor.render``
 12. ``auditor.generation`` auditing the engine's generations (KG-constrained vs free)
 13. evaluation            ``auditor.evaluation``, risk fitting, rule examples, the audit
-                          benchmarks (``auditor.bench_audit``, ``auditor.bench_adversarial``)
+                          benchmarks (``auditor.bench_audit``, ``auditor.bench_adversarial``,
+                          ``auditor.bench_telemetry``)
 14. services              ``auditor.batch``, ``auditor.chat``
 15. ``auditor.report``    compliance reports over trails and batches
 16. ``auditor.api``       REST API (every HTTP route lives under ``auditor.api.routes``)
-17. entry points          ``auditor.cli``, ``engine.cli``, ``engine.train``, Alembic scripts
+17. ``kgaudit``           the Python SDK: REST client, ``@audited``, ``wrap_openai``, testing
+18. entry points          ``auditor.cli``, ``engine.cli``, ``engine.train``, Alembic scripts
 
 ``engine.train`` (the default model's training) sits with the entry points: nothing outside
 it may use the training code; what training shares with the auditor (verbalising facts) lives
@@ -41,7 +45,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("knowledge_graphs", "rules", "kernels", "engine", "auditor", "migrations")
+PACKAGES = ("knowledge_graphs", "rules", "kernels", "engine", "auditor", "kgaudit", "migrations")
 
 LAYERS: list[tuple[str, ...]] = [
     ("knowledge_graphs",),
@@ -57,6 +61,8 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.fmt",
         "auditor.memo",
         "auditor.input_file",
+        "auditor.telemetry",
+        "auditor.claim_table",
         "auditor.trail.models",
         "auditor.trail.canonical",
     ),
@@ -75,10 +81,12 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.rule_examples",
         "auditor.bench_audit",
         "auditor.bench_adversarial",
+        "auditor.bench_telemetry",
     ),
     ("auditor.batch", "auditor.chat"),
     ("auditor.report",),
     ("auditor.api",),
+    ("kgaudit",),
     ("auditor.cli", "engine.cli", "engine.train", "migrations"),
 ]
 

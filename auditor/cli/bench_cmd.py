@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial|telemetry``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ _BENCHES = {
     "kernels": "kernels.bench:bench_kernels_command",
     "constraint": "auditor.generation.bench_constraint:bench_constraint_command",
     "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
+    "telemetry": "auditor.bench_telemetry:bench_telemetry_command",
 }
 
 

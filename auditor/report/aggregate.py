@@ -42,6 +42,7 @@ def _evidence(ev: dict[str, Any]) -> dict[str, Any]:
         "document": src.get("document") or cite.get("text"),
         "section": src.get("section"),
         "url": src.get("url") or cite.get("url"),
+        "quote": ev.get("quote"),
     }
 
 
@@ -62,6 +63,8 @@ def worst_entry(audit: dict[str, Any]) -> dict[str, Any]:
         "claims": [
             {
                 "text": c.get("text"),
+                "start": c.get("start"),
+                "end": c.get("end"),
                 "verdict": c.get("verdict"),
                 "reason": c.get("reason"),
                 "rule_id": c.get("rule_id"),

@@ -3,6 +3,11 @@
 Every number of the JSON report appears (scores as fractions, unrounded), so a spreadsheet
 can pivot it; ``domain`` is empty for figures over all domains, ``key`` holds the bin,
 day, type, rule, outcome or audit id the figure belongs to.
+
+The ``claims`` section is the claims table of the worst audits (the contradicted claims the
+report shows): ``key`` is ``<audit id>#<n>``, ``metric`` a column of
+:data:`auditor.claim_table.COLUMNS` (text, span, verdict, rule id, evidence, source, URL,
+quote), so pivoting ``key`` × ``metric`` gives one row per claim.
 """
 
 from __future__ import annotations
@@ -12,8 +17,11 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
+from auditor.claim_table import COLUMNS, claim_rows
+
 HEADER = ("section", "metric", "domain", "key", "value")
 Row = tuple[str, str, str, str, Any]
+CLAIM_COLUMNS = tuple(c for c in COLUMNS if c not in {"audit", "claim", "domain"})
 
 
 def _v(x: Any) -> Any:
@@ -62,6 +70,11 @@ def _rows(r: dict[str, Any]) -> Iterator[Row]:
         for k in ("fer", "joint_score", "external_id", "created_at"):
             yield ("worst_audits", k, w["domain"], w["id"], _v(w[k]))
         yield ("worst_audits", "contradicted", w["domain"], w["id"], w["counts"]["contradicted"])
+    for w in r["worst_audits"]:  # the claims table: one key per claim shown, a column a metric
+        for row in claim_rows({"id": w["id"], "domain": w["domain"], "claims": w["claims"]}):
+            key = f"{w['id']}#{row['claim']}"
+            for col in CLAIM_COLUMNS:
+                yield ("claims", col, w["domain"], key, _v(row[col]))
     risk = r.get("risk") or {}
     for k in ("audits_with_risk", "mean", "p50", "p90", "model_version"):
         yield ("risk", k, "", "", _v(risk.get(k)))

@@ -14,6 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.orm import Session
 
+from auditor import telemetry
 from auditor.errors import DataError, UsageError
 from auditor.trail import db, queries
 from auditor.trail.append import EVENT_KIND, append, prepare
@@ -172,19 +173,27 @@ class Trail:
             source=source,
             request=request,
         )
-        return append(self, pending)[0]
+        return self._append(pending)[0]
 
     def record_and_get(
         self, result: Any, *, text: str, tenant: str = "default", **kwargs: Any
     ) -> tuple[RecordedAudit, dict[str, Any]]:
         """:meth:`record`, plus the stored audit as :meth:`get` returns it (built from what
         was just written instead of read back; read back for an idempotent replay)."""
-        rec, full = append(self, prepare(result, text=text, tenant=tenant, **kwargs))
+        rec, full = self._append(prepare(result, text=text, tenant=tenant, **kwargs))
         if full is None:
             full = self.get(rec.id, tenant=tenant)
         if full is None:  # pragma: no cover - committed just before
             raise DataError(f"audit {rec.id} vanished right after it was recorded")
         return rec, full
+
+    def _append(self, pending: Any) -> Any:
+        with telemetry.span("kgaudit.trail.append", **{telemetry.SPAN_KIND: "CHAIN"}) as sp:
+            rec, full = append(self, pending)
+            telemetry.set_attributes(
+                sp, {"kgaudit.trail.seq": rec.seq, "kgaudit.trail.created": rec.created}
+            )
+            return rec, full
 
     @contextmanager
     def locked_head(self) -> Iterator[tuple[Connection, int, str | None]]:

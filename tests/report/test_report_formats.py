@@ -76,6 +76,22 @@ def test_csv_has_every_figure(rendered, report_dict) -> None:
     assert got[("integrity", "chain_verified", "", "")] == "True"
 
 
+def test_csv_has_a_claims_table(rendered, report_dict) -> None:
+    rows = list(csv.DictReader(io.StringIO(rendered["csv"].decode("utf-8"))))
+    table: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r["section"] == "claims":
+            table.setdefault(r["key"], {})[r["metric"]] = r["value"]
+    shown = [(w, i, c) for w in report_dict["worst_audits"] for i, c in enumerate(w["claims"])]
+    assert shown and len(table) == len(shown)
+    for w, i, c in shown:
+        row = table[f"{w['id']}#{i}"]
+        assert row["text"] == c["text"] and row["verdict"] == "contradicted"
+        assert row["span"] == f"{c['start']}-{c['end']}" and row["rule_id"] == (c["rule_id"] or "")
+        docs = [e["document"] for e in c["evidence"] if e["role"] != "rule" and e["document"]]
+        assert all(d in row["source"] for d in docs)
+
+
 def test_html_is_self_contained_with_the_figures(rendered, report_dict) -> None:
     html = rendered["html"].decode("utf-8")
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
