@@ -57,7 +57,7 @@ def schema_problems(rec: dict[str, Any]) -> list[str]:
         out.append(f"{rid}: domain must be one of {sorted(DOMAINS)}")
     claims = rec.get("claims")
     if not isinstance(claims, list):
-        return out + [f"{rid}: claims must be a list"]
+        return [*out, f"{rid}: claims must be a list"]
     for i, c in enumerate(claims):
         where = f"{rid} claim {i}"
         out += [f"{where}: missing key {k!r}" for k in sorted(CLAIM_KEYS - set(c))]
@@ -225,8 +225,7 @@ def evaluate(
 ) -> dict[str, Any]:
     """Audit every record and report per domain and overall, with the failures."""
     outcomes = [
-        judge(r, audit(r["text"], r["domain"], r.get("as_of") or r["retrieved"]))
-        for r in records
+        judge(r, audit(r["text"], r["domain"], r.get("as_of") or r["retrieved"])) for r in records
     ]
     domains = sorted({r["domain"] for r in records})
     metrics = {d: summarise([o for o in outcomes if o.record["domain"] == d]) for d in domains}
