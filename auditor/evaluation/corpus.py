@@ -8,7 +8,9 @@ statements it makes that the graph could decide, each with its exact ``span``, t
 Each record is audited on its own text (domain from the record, as of its ``as_of`` or, when
 the text is undated, its retrieval date). A labelled claim takes the verdict of the audit
 claims (and citations) of the same relation whose spans overlap its span; when several do,
-those sharing a number, subject or value with the label are preferred. Per domain:
+an item of a value relation (dose, rate,
+threshold, ratio, washout, citation) must carry one of the span's numbers, and otherwise the
+items naming most of the label's subject and value words are kept. Per domain:
 
 * **false alarms** — contradicted claims or citations that no ``false``-labelled claim
   explains (goal 0: the text is correct where it is not labelled false);
@@ -39,6 +41,10 @@ LABELS = frozenset({"true", "false", "unknown"})
 DOMAINS = frozenset({"finance", "medical", "legal"})
 MAX_TEXT = 400
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+ENTITY_RELATIONS = frozenset({"fatfListed", "interactsWith", "currency"})
+VALUE_RELATIONS = frozenset(
+    {"maxDose", "policyRate", "reportingThreshold", "minimumRatio", "washoutBefore", "citation"}
+)
 
 
 def schema_problems(rec: dict[str, Any]) -> list[str]:
@@ -118,18 +124,26 @@ def _numbers(s: str) -> set[float]:
     return out
 
 
+def _head(item: _Item) -> str:
+    """The item's subject, predicate and object, without the reason."""
+    return item.what.split(": ", 1)[0]
+
+
 def _affinity(claim: dict[str, Any], item: _Item) -> int:
-    """How much an audit item shares with a labelled claim: numbers, subject and value words."""
-    nums = _numbers(claim["span"])
-    score = len(nums & _numbers(item.what.split(":", 1)[0]))
-    head = item.what.split(":", 1)[0].lower()
+    """How many of the label's subject and value words the audit item names."""
+    head = _head(item).lower()
+    score = 0
     for key in ("subject", "value"):
         words = [w for w in re.split(r"[^a-z0-9]+", str(claim.get(key, "")).lower()) if len(w) > 1]
-        score += any(w in head for w in words[:3])
+        score += sum(w in head for w in words)
     return score
 
 
 def _matching(claim: dict[str, Any], start: int, items: list[_Item]) -> list[_Item]:
+    """Audit items of the label's relation over its span. For a value relation whose span
+    carries a number, an item must carry one of those numbers (the value is the claim);
+    otherwise, among several items (or any item of a relation between named entities), those
+    naming most of the label's subject and value words."""
     end = start + len(claim["span"])
     rel = claim["relation"]
     cands = [
@@ -137,10 +151,12 @@ def _matching(claim: dict[str, Any], start: int, items: list[_Item]) -> list[_It
         if it.start < end and start < it.end
         and (it.predicate == rel or (rel == "statuteSubject" and it.predicate == "citation"))
     ]  # fmt: skip
-    if len(cands) > 1:
+    nums = _numbers(claim["span"])
+    if rel in VALUE_RELATIONS and nums:
+        return [it for it in cands if nums & _numbers(_head(it))]
+    if len(cands) > 1 or (cands and rel in ENTITY_RELATIONS):
         best = max(_affinity(claim, it) for it in cands)
-        if best > 0:
-            cands = [it for it in cands if _affinity(claim, it) == best]
+        cands = [it for it in cands if best > 0 and _affinity(claim, it) == best]
     return cands
 
 
