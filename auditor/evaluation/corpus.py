@@ -18,7 +18,9 @@ items naming most of the label's subject and value words are kept. Per domain:
   (goal ≥ 0.85); the rest are listed as **missed** with what the audit said;
 * **agreement** — share of the decided in-graph claims whose verdict matches the label
   (supported ↔ true, contradicted ↔ false); **wrong supports** — supported claims labelled
-  false (goal 0: each certifies an error).
+  false (goal 0: each certifies an error), and **supports on false spans** — supported items of
+  any relation that carry a false-labelled span's numbers (an error certified under another
+  relation).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ LABELS = frozenset({"true", "false", "unknown"})
 DOMAINS = frozenset({"finance", "medical", "legal"})
 MAX_TEXT = 400
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+CITED_RELATIONS = frozenset({"statuteSubject", "officialIdentifier"})
 ENTITY_RELATIONS = frozenset({"fatfListed", "interactsWith", "currency"})
 VALUE_RELATIONS = frozenset(
     {"maxDose", "policyRate", "reportingThreshold", "minimumRatio", "washoutBefore", "citation"}
@@ -141,7 +144,8 @@ def _affinity(claim: dict[str, Any], item: _Item) -> int:
 
 def _matching(claim: dict[str, Any], start: int, items: list[_Item]) -> list[_Item]:
     """Audit items of the label's relation over its span. For a value relation whose span
-    carries a number, an item must carry one of those numbers (the value is the claim);
+    carries a number, an item must carry one of those numbers in its claim (or, failing that,
+    in its reason: a washout's days sit there);
     otherwise, among several items (or any item of a relation between named entities), those
     naming most of the label's subject and value words."""
     end = start + len(claim["span"])
@@ -149,15 +153,28 @@ def _matching(claim: dict[str, Any], start: int, items: list[_Item]) -> list[_It
     cands = [
         it for it in items
         if it.start < end and start < it.end
-        and (it.predicate == rel or (rel == "statuteSubject" and it.predicate == "citation"))
+        and (it.predicate == rel or (rel in CITED_RELATIONS and it.predicate == "citation"))
     ]  # fmt: skip
     nums = _numbers(claim["span"])
     if rel in VALUE_RELATIONS and nums:
-        return [it for it in cands if nums & _numbers(_head(it))]
+        by_head = [it for it in cands if nums & _numbers(_head(it))]
+        return by_head or [it for it in cands if nums & _numbers(it.what)]
     if len(cands) > 1 or (cands and rel in ENTITY_RELATIONS):
         best = max(_affinity(claim, it) for it in cands)
         cands = [it for it in cands if best > 0 and _affinity(claim, it) == best]
     return cands
+
+
+def _supports_on(claim: dict[str, Any], start: int, items: list[_Item]) -> list[_Item]:
+    """Supported items of any relation over a false-labelled span that carry its numbers
+    (or, when the span has none, that it covers): each certifies the error."""
+    end = start + len(claim["span"])
+    nums = _numbers(claim["span"])
+    return [
+        it for it in items
+        if it.verdict == "supported" and it.start < end and start < it.end
+        and (nums & _numbers(_head(it)) if nums else start <= it.start and it.end <= end)
+    ]  # fmt: skip
 
 
 @dataclass
@@ -165,6 +182,7 @@ class RecordOutcome:
     record: dict[str, Any]
     verdicts: list[tuple[dict[str, Any], str, list[str]]]  # (claim, verdict, what)
     false_alarms: list[str] = field(default_factory=list)
+    supports_on_false: list[str] = field(default_factory=list)  # any relation
 
 
 def judge(rec: dict[str, Any], result: AuditResult) -> RecordOutcome:
@@ -172,6 +190,7 @@ def judge(rec: dict[str, Any], result: AuditResult) -> RecordOutcome:
     items = _items(result)
     explained: set[int] = set()
     verdicts = []
+    supports: list[str] = []
     for c in rec["claims"]:
         start = rec["text"].find(c["span"])
         got = _matching(c, start, items)
@@ -180,10 +199,11 @@ def judge(rec: dict[str, Any], result: AuditResult) -> RecordOutcome:
                        "none")  # fmt: skip
         if c["label"] == "false":
             explained |= {id(it) for it in got if it.verdict == "contradicted"}
+            supports += [it.what[:240] for it in _supports_on(c, start, items)]
         verdicts.append((c, verdict, [it.what[:240] for it in got]))
     alarms = [it.what[:240] for it in items
               if it.verdict == "contradicted" and id(it) not in explained]  # fmt: skip
-    return RecordOutcome(rec, verdicts, alarms)
+    return RecordOutcome(rec, verdicts, alarms, supports)
 
 
 def summarise(outcomes: list[RecordOutcome]) -> dict[str, Any]:
@@ -208,6 +228,7 @@ def summarise(outcomes: list[RecordOutcome]) -> dict[str, Any]:
         "coverage": ratio(len(decided), len(in_graph)),
         "agreement": ratio(len(agree), len(decided)),
         "wrong_supports": sum(v == "supported" and c["label"] == "false" for c, v in in_graph),
+        "supports_on_false_spans": sum(len(o.supports_on_false) for o in outcomes),
         "false_labelled_caught": sum(
             v == "contradicted" and c["label"] == "false" for c, v in in_graph
         ),
@@ -229,9 +250,10 @@ def failures(outcomes: list[RecordOutcome]) -> list[dict[str, Any]]:
                 missed.append(row)
             elif (v == "supported") != (c["label"] == "true"):
                 wrong.append(row)
-        if o.false_alarms or missed or wrong:
+        if o.false_alarms or missed or wrong or o.supports_on_false:
             out.append({"id": o.record["id"], "text": o.record["text"],
                         "url": o.record["url"], "false_alarms": o.false_alarms,
+                        "supports_on_false": o.supports_on_false,
                         "disagreements": wrong, "missed": missed})  # fmt: skip
     return out
 
