@@ -179,6 +179,10 @@ def _supports_on(claim: dict[str, Any], start: int, items: list[_Item]) -> list[
 
 @dataclass
 class RecordOutcome:
+    """One record's audit read against its labels: each claim's verdict (``none`` when no
+    audit item of its relation covers it), the unexplained contradictions and the supports
+    that certify a false-labelled span."""
+
     record: dict[str, Any]
     verdicts: list[tuple[dict[str, Any], str, list[str]]]  # (claim, verdict, what)
     false_alarms: list[str] = field(default_factory=list)
