@@ -297,6 +297,74 @@ def realistic_command(
     click.echo(f"{report['seconds']} s")
 
 
+_CORPUS_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "corpus" / "real"
+
+
+@eval_group.command("corpus")
+@click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of <domain>.jsonl records (default: tests/corpus/real of the source tree).",
+)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    type=click.Choice(["finance", "medical", "legal"]),
+    help="Only this domain (repeatable).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@click.option("--failures", "show_failures", is_flag=True, help="List every failing record.")
+def corpus_command(
+    corpus_dir: Path | None, domains: tuple[str, ...], fmt: str, show_failures: bool
+) -> None:
+    """Real-phrasing corpus (sentences written by others, claims labelled by hand): false
+    alarms on correct text, coverage of in-graph claims and agreement with the labels."""
+    from auditor import get_auditor
+    from auditor.evaluation.corpus import evaluate, load_records, schema_problems
+
+    folder = corpus_dir or _CORPUS_DEFAULT
+    if not folder.is_dir():
+        raise UsageError(f"--corpus {folder} is not a folder")
+    records = load_records(folder, domains or ("finance", "medical", "legal"))
+    problems = [p for r in records for p in schema_problems(r)]
+    if problems:
+        raise UsageError(f"{folder}: {problems[0]} ({len(problems)} problem(s) in all)")
+    auditor = get_auditor()
+    t0 = time.perf_counter()
+    report = evaluate(records, lambda text, dom, day: auditor.audit(text, domain=dom, as_of=day))
+    report["seconds"] = round(time.perf_counter() - t0, 2)
+    if fmt == "json":
+        click.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+        return
+
+    def f(v: float | None) -> str:
+        return "  n/a" if v is None else f"{v:.3f}"
+
+    click.echo(f"real-phrasing corpus ({len(records)} records, {folder})")
+    click.echo(f"{'domain':<9}{'records':>8}{'in-graph':>9}{'false alarms':>13}"
+               f"{'coverage':>9}{'agreement':>10}{'wrong sup.':>11}")  # fmt: skip
+    for d, m in report["metrics"].items():
+        click.echo(
+            f"{d:<9}{m['records']:>8}{m['in_graph_claims']:>9}{m['false_alarms']:>13}"
+            f"{f(m['coverage']):>9}{f(m['agreement']):>10}{m['wrong_supports']:>11}"
+        )
+    if show_failures:
+        for row in report["failures"]:
+            click.echo(f"- {row['id']}: {row['text'][:100]!r}")
+            for why in row["false_alarms"]:
+                click.echo(f"    false alarm: {why[:160]}")
+            for d in row["disagreements"]:
+                click.echo(f"    {d['verdict']} but labelled {d['label']}: {d['span'][:80]!r}")
+            for m in row["missed"]:
+                click.echo(f"    missed ({m['relation']}, {m['verdict']}): {m['span'][:80]!r}")
+    click.echo(f"{report['seconds']} s")
+
+
 @eval_group.command("citations")
 @click.option("--real", default=2000, show_default=True, help="Real citations (must verify).")
 @click.option("--swapped", default=2000, show_default=True, help="Name + another case's cite.")
