@@ -65,6 +65,7 @@ _RX_ONLY = re.compile(
     r"(?:is|are)\s+(?:only\s+)?(?:available\s+)?by\s+prescription(?:\s+only)?)\b",
     re.I,
 )
+_EMPHASIS = re.compile(r"[*_`]+")  # "is **available over the counter**": markup is no word
 _THEN = re.compile(
     r"\b(?:until|before|previously|originally|formerly|used\s+to|was|were|had\s+been)\b", re.I
 )
@@ -108,7 +109,7 @@ def rx_claims(  # type: ignore[no-untyped-def]
     assert m is not None
     a, _ = clause_at(text, m.start())
     lead = text[a : m.start()]
-    if otc is not None and not _AVAILABLE.search(lead):
+    if otc is not None and not _AVAILABLE.search(_EMPHASIS.sub("", lead)):
         return []  # "an OTC decongestant", "OTC alternatives": not the drug's status
     subject = _subject(info, m.start(), subjects, from_context, kb)
     if subject is None:
