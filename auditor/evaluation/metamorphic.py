@@ -24,7 +24,13 @@ from typing import Any
 
 import yaml
 
-from auditor.evaluation.mutations import Mutation, fact_value, qualifier_mutations, value_mutations
+from auditor.evaluation.mutations import (
+    Mutation,
+    evidence_qualifiers,
+    fact_value,
+    qualifier_mutations,
+    value_mutations,
+)
 from auditor.evaluation.realistic import CONTRADICTING_OUTCOMES, load_cases
 from auditor.types import AuditResult
 from knowledge_graphs.store import KnowledgeBase
@@ -96,6 +102,8 @@ def _judge(m: Mutation, res: AuditResult) -> tuple[str, bool, str]:
     own = [c for c in claims if c.quantity is not None and c.quantity.start < me
            and ms < c.quantity.end]  # fmt: skip
     claims = own or claims  # the claim whose value was rewritten, not its neighbours
+    if m.match:
+        claims = [c for c in claims if all(c.qualifiers.get(k) == v for k, v in m.match)]
     cites = [c for c in res.citations if c.start < re_ and rs < c.end and not c.caller_supplied]
     verdicts = {c.verdict for c in claims}
     if any(c.outcome in CONTRADICTING_OUTCOMES for c in cites):
@@ -107,7 +115,7 @@ def _judge(m: Mutation, res: AuditResult) -> tuple[str, bool, str]:
         return got, got == "contradicted", reason
     bad = [
         c for c in claims if c.verdict == "supported"
-        and any(fact_value(m.dimension, ev.get("qualifiers") or {}) not in (None, m.new_value)
+        and any(fact_value(m.dimension, evidence_qualifiers(ev)) not in (None, m.new_value)
                 for ev in c.evidence if ev.get("role") == "supports")
     ]  # fmt: skip
     return got, not bad, reason

@@ -45,6 +45,7 @@ class Mutation:
     dimension: str = ""  # qualifier mutations: status | release | period | population
     new_value: str = ""  # the qualifier value the mutated text states
     evidence: tuple[str, ...] = field(default=())  # fact ids that supported the original
+    match: tuple[tuple[str, str], ...] = ()  # qualifiers that pick the claim out of its span
 
     def apply(self, text: str) -> str:
         return text[: self.start] + self.replacement + text[self.end :]
@@ -262,6 +263,20 @@ _ER = re.compile(r"extended|sustained|prolonged|delayed|24-hour|\b(?:ER|XR|XL|SR
 _IR = re.compile(r"immediate", re.I)
 
 
+_FREQ_PERIOD = re.compile(r"\b(?:weekly|a\s+week|per\s+week)\b|\b(daily|a\s+day|per\s+day)\b")
+
+
+def evidence_qualifiers(ev: dict[str, Any]) -> dict[str, Any]:
+    """A fact's qualifiers, with the period of a dosing-frequency fact ("once weekly") as
+    ``per``."""
+    quals = dict(ev.get("qualifiers") or {})
+    if "per" not in quals and ev.get("relation") == "dosingFrequency":
+        m = _FREQ_PERIOD.search(str(ev.get("statement") or ""))
+        if m:
+            quals["per"] = "day" if m.group(1) else "week"
+    return quals
+
+
 def fact_value(dimension: str, qualifiers: dict[str, Any]) -> str | None:
     """What a fact's qualifiers say on one dimension (None: the fact does not depend on it)."""
     if dimension == "status":
@@ -328,15 +343,19 @@ def qualifier_mutations(claim: Claim, text: str) -> tuple[list[Mutation], str | 
     ids = _fact_ids(claim)
     out: list[Mutation] = []
     for dim, pairs in _PAIRS.items():
-        old_vals = {fact_value(dim, e.get("qualifiers") or {}) for e in sup}
+        old_vals = {fact_value(dim, evidence_qualifiers(e)) for e in sup}
         if None in old_vals or len(old_vals) != 1:
             continue  # the fact does not depend on this qualifier (or the facts disagree)
         (old,) = old_vals
         scopes = _scopes(text, claim)
-        if dim == "period":  # the period stands with the amount: "200 mg/day", "10 mg once daily"
+        if dim == "period" and claim.quantity is None:
+            olds = [p for p, _, v in pairs if v != old]
+            seg = text[claim.start : claim.end]
+            if sum(len(p.findall(seg)) for p in olds) != 1:
+                continue  # "0.75 mg once weekly, then 1.5 mg once weekly": which one is this?
+        if dim == "period" and claim.quantity is not None:
+            # the period stands with the amount: "200 mg/day", "10 mg once daily"
             q = claim.quantity
-            if q is None:
-                continue
             stop = _CLAUSE_END.search(text, q.end)
             scopes = [(q.start, min(q.end + 16, stop.start() if stop else len(text)))]
         for lo, hi in scopes:
@@ -356,7 +375,8 @@ def qualifier_mutations(claim: Claim, text: str) -> tuple[list[Mutation], str | 
                 pieces += [text[pos:a], repl]
                 pos = b
             pieces.append(text[pos:e])
+            match = tuple((k, claim.qualifiers[k]) for k in ("dose_mg",) if k in claim.qualifiers)
             out.append(Mutation("qualifier", claim.predicate, s, e, "".join(pieces), claim.start,
-                                claim.end, "not_supported", dim, new, ids))  # fmt: skip
+                                claim.end, "not_supported", dim, new, ids, match))  # fmt: skip
             break
     return out, None if out else "no swappable qualifier word in the claim's scope"
