@@ -104,6 +104,10 @@ def _judge(m: Mutation, res: AuditResult) -> tuple[str, bool, str]:
     claims = own or claims  # the claim whose value was rewritten, not its neighbours
     if m.match:
         claims = [c for c in claims if all(c.qualifiers.get(k) == v for k, v in m.match)]
+    if m.relation == "citation":  # the citation the rewritten year belongs to: nearest before it
+        before = [c for c in claims if c.start <= m.start]
+        claims = sorted(before, key=lambda c: c.start)[-1:] or claims
+        rs = min([c.start for c in claims], default=m.start)
     cites = [c for c in res.citations if c.start < re_ and rs < c.end and not c.caller_supplied]
     verdicts = {c.verdict for c in claims}
     if any(c.outcome in CONTRADICTING_OUTCOMES for c in cites):

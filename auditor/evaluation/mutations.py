@@ -118,7 +118,10 @@ def _bump(text: str, percent: bool) -> str | None:
     return out if changed and out != text else None
 
 
-_YEAR_PAREN = re.compile(r"[^;()\n]{0,120}?\((?:[^()]{0,40}?\s)?(\d{4})\)")
+# the year parenthetical of a citation: after its pin cites and parallels, in the same sentence
+# and table cell ("436 U.S. 775, 780-781, and nn. 1-3 (1978)")
+_YEAR_PAREN = re.compile(r"(?:[^;()|\n.]|\.(?!\s+[A-Z*_]))*?\((?:[^()]{0,40}?\s)?(\d{4})\)")
+_YEAR_IN_SPAN = re.compile(r"\((?:[^()]{0,40}?\s)?(\d{4})\)\W*$")
 _YEAR = re.compile(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)")
 
 
@@ -206,7 +209,10 @@ def value_mutations(
     c = claim.citation
     if claim.predicate == "citation" or (c is not None and fam == "officialIdentifier"):
         if claim.predicate == "citation" or c is None:
-            m = _YEAR_PAREN.match(text, max(c.end if c else 0, claim.end))
+            end = max(c.end if c else 0, claim.end)
+            m = _YEAR_IN_SPAN.search(text, claim.start, end) or _YEAR_PAREN.match(text, end)
+            if m is not None and m.end() - end > 160:
+                m = None
             if m is None:
                 return [], "the citation has no year parenthetical"
             return [one(m.start(1), m.end(1), str(int(m.group(1)) - 3))], None
@@ -228,10 +234,15 @@ def _status_swap(claim: Claim, text: str, one: Any) -> tuple[list[Mutation], str
     if len(hits) != 1:
         return [], "listing word not found once in the claim's span"
     m = hits[0]
+    start = m.start()
     new = "available over the counter" if rx else "prescription-only"
     if rx and m.group().lower() == "prescription":
         new = "nonprescription"
-    return [one(claim.start + m.start(), claim.start + m.end(), new)], None
+        if re.match(r"\s+is\s+(?:always\s+)?(?:required|needed|necessary)", seg[m.end() :]):
+            # "a new prescription is needed" → "no prescription is needed"
+            art = re.search(r"\b(?:a|an|the|your)\s+(?:\w+\s+)?$", seg[: m.start()], re.I)
+            start, new = (art.start() if art else m.start()), "no prescription"
+    return [one(claim.start + start, claim.start + m.end(), new)], None
 
 
 # ---- qualifier mutations -----------------------------------------------------------------
