@@ -337,7 +337,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     if (
         om.of_type(frozenset({"DrugClass"}))
         and _COPULA_ARTICLE.fullmatch(gap)
-        and not _RELATION_WORD.search(gap)
+        and (not _RELATION_WORD.search(gap) or _CLASSED.search(gap))
     ):
         return None  # "Sertraline is an SSRI": class membership, not an interaction
     c = base_claim(
@@ -384,6 +384,11 @@ _COPULA_ARTICLE = re.compile(
 )  # "is a long-acting nitrate"
 # "is contraindicated with nitrates", "is used with MAOIs": a participle or a preposition
 # before the class names a relation to it, not membership in it
+_CLASSED = re.compile(  # "is grouped with the SSRIs", "is classed with nitrates": membership
+    r"\b(?:grouped|classed|classified|categori[sz]ed|listed|counted|considered|known|regarded|"
+    r"referred|related|similar|ranked|lumped)\b",
+    re.I,
+)
 _RELATION_WORD = re.compile(
     r"(?<!-)\b[a-z]+ed\b(?!-)|\b(?:with|alongside|together|to|by|and|or|plus)\b", re.I
 )

@@ -30,6 +30,8 @@ CASES = [
     ("Sertraline is contraindicated with MAOIs.", "interactsWith", ["supported"]),
     ("Sertraline is an SSRI.", "interactsWith", []),
     ("Isosorbide mononitrate is a long-acting nitrate.", "interactsWith", []),
+    ("Sertraline is grouped with SSRIs.", "interactsWith", []),
+    ("Isosorbide mononitrate is classed with nitrates.", "interactsWith", []),
     # a denied contraindication, or a combination said to be safe, is a denial
     ("Sildenafil is not contraindicated with nitroglycerin.", "interactsWith", ["contradicted"]),
     ("Sildenafil isn't contraindicated with nitrates.", "interactsWith", ["contradicted"]),
