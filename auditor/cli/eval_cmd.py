@@ -380,3 +380,129 @@ def citations_command(real: int, swapped: int, nonexistent: int, seed: int, fmt:
         ["--real", str(real), "--swapped", str(swapped), "--nonexistent", str(nonexistent),
          "--seed", str(seed), "--format", fmt]
     )  # fmt: skip
+
+
+_PARAPHRASE_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "corpus" / "paraphrase"
+_DEV_DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "data" / "realistic_dev"
+
+
+@eval_group.command("metamorphic")
+@click.option(
+    "--truth",
+    "truth_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Truth-corpus JSONL file(s) (default: tests/truth/*.jsonl of the source tree).",
+)
+@click.option(
+    "--cases",
+    "cases_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of realistic cases (default: tests/realistic of the source tree).",
+)
+@click.option(
+    "--dev",
+    "dev_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Dev-set JSONL file(s) (default: ../shared/data/realistic_dev/answers*.jsonl, if present).",
+)
+@click.option(
+    "--corpus",
+    "corpus_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="An extra folder: its */*.yaml cases and *.jsonl files (realistic shape).",
+)
+@click.option(
+    "--paraphrase",
+    "paraphrase_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder of paraphrase wording sets (default: tests/corpus/paraphrase).",
+)
+@click.option(
+    "--domain",
+    "domains",
+    multiple=True,
+    type=click.Choice(["finance", "medical", "legal"]),
+    help="Only this domain (repeatable).",
+)
+@click.option(
+    "--only",
+    "kinds",
+    multiple=True,
+    type=click.Choice(["value", "qualifier", "paraphrase"]),
+    help="Only this relation (repeatable; default all three).",
+)
+@click.option("--limit", default=0, help="At most this many passages per corpus (0: all).")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="JSON report."
+)
+def metamorphic_command(
+    truth_files: tuple[Path, ...],
+    cases_dir: Path | None,
+    dev_files: tuple[Path, ...],
+    corpus_dir: Path | None,
+    paraphrase_dir: Path | None,
+    domains: tuple[str, ...],
+    kinds: tuple[str, ...],
+    limit: int,
+    out: Path | None,
+) -> None:
+    """Metamorphic tests: a supported claim whose value is replaced must be contradicted, a
+    swapped qualifier must not stay supported by the old qualifier's fact, and paraphrases
+    must keep their verdict; rates per corpus and domain, failures listed (docs/metamorphic.md)."""
+    from auditor import get_auditor
+    from auditor.evaluation.metamorphic import (
+        load_paraphrase_sets,
+        load_passages,
+        run_metamorphic,
+    )
+
+    if cases_dir is not None and not cases_dir.is_dir():
+        raise UsageError(f"--cases {cases_dir} is not a folder")
+    if limit < 0:
+        raise UsageError("--limit must be 0 or more")
+    truth = list(truth_files) or sorted(_TRUTH_DEFAULT.glob("*.jsonl"))
+    dev = list(dev_files) or sorted(_DEV_DEFAULT.glob("answers*.jsonl"))
+    folder = cases_dir or (_REALISTIC_DEFAULT if _REALISTIC_DEFAULT.is_dir() else None)
+    pdir = paraphrase_dir or _PARAPHRASE_DEFAULT
+    wanted = set(domains or ("finance", "medical", "legal"))
+    passages = [p for p in load_passages(truth, folder, dev, corpus_dir) if p.domain in wanted]
+    if limit:
+        seen: dict[str, int] = {}
+        kept = []
+        for p in passages:
+            seen[p.corpus] = seen.get(p.corpus, 0) + 1
+            if seen[p.corpus] <= limit:
+                kept.append(p)
+        passages = kept
+    try:
+        sets = load_paraphrase_sets(pdir) if pdir.is_dir() else []
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    sets = [s for s in sets if s["domain"] in wanted]
+    auditor = get_auditor()
+    t0 = time.perf_counter()
+    report = run_metamorphic(
+        passages,
+        sets,
+        lambda text, dom, day: auditor.audit(text, domain=dom, as_of=day),
+        kinds or ("value", "qualifier", "paraphrase"),
+        auditor.kb,
+    )
+    report["seconds"] = round(time.perf_counter() - t0, 1)
+    report["kg_version"] = auditor.kb.kg_version
+    if out is not None:
+        out.write_text(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode(), "utf-8")
+    for kind in ("value", "qualifier", "paraphrase"):
+        if kind not in report:
+            continue
+        click.echo(f"{kind} ({len(report[kind]['failures'])} failures)")
+        for key, r in report[kind]["rates"].items():
+            rate = "n/a" if r["rate"] is None else f"{r['rate']:.4f}"
+            click.echo(f"  {key:<32}{r['ok']:>6}/{r['n']:<6}{rate:>8}")
+    click.echo(f"{report['passages']} passages · {report['seconds']} s" +
+               (f" · report {out}" if out else ""))  # fmt: skip

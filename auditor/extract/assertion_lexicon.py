@@ -47,6 +47,12 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"(?:commonly|routinely|often|safely)\s+(?:combined|used\s+together|taken\s+together|"
         r"co-?prescribed)",
     ),
+    "interactsWith": (
+        r"(?:is|are|was|were)\s+not\s+contraindicated|(?:isn't|aren't|isn’t|aren’t)\s+"
+        r"contraindicated",
+        r"(?:combined|taken|used|given|mixed)\s+(?:\w+\s+){0,4}?(?:safely|without\s+"
+        r"(?:any\s+)?(?:problems?|issues?|risks?))",
+    ),
     "washoutBefore": (
         r"no\s+(?:gap|wait(?:ing)?(?:\s+period)?|washout(?:\s+period)?|break)\s+(?:\w+\s+){0,4}?"
         r"(?:is\s+|are\s+)?(?:needed|necessary|required)",

@@ -333,8 +333,11 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         return None  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
     if _is_former(info, om, objects):
         return None  # "switched from the litas to the euro": the litas is not claimed current
-    if om.of_type(frozenset({"DrugClass"})) and _COPULA_ARTICLE.fullmatch(
-        info.text[hub[0].end - base : om.start - base]
+    gap = info.text[hub[0].end - base : om.start - base]
+    if (
+        om.of_type(frozenset({"DrugClass"}))
+        and _COPULA_ARTICLE.fullmatch(gap)
+        and (not _RELATION_WORD.search(gap) or _CLASSED.search(gap))
     ):
         return None  # "Sertraline is an SSRI": class membership, not an interaction
     c = base_claim(
@@ -379,6 +382,16 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
 _COPULA_ARTICLE = re.compile(
     r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}", re.I
 )  # "is a long-acting nitrate"
+# "is contraindicated with nitrates", "is used with MAOIs": a participle or a preposition
+# before the class names a relation to it, not membership in it
+_CLASSED = re.compile(  # "is grouped with the SSRIs", "is classed with nitrates": membership
+    r"\b(?:grouped|classed|classified|categori[sz]ed|listed|counted|considered|known|regarded|"
+    r"referred|related|similar|ranked|lumped)\b",
+    re.I,
+)
+_RELATION_WORD = re.compile(
+    r"(?<!-)\b[a-z]+ed\b(?!-)|\b(?:with|alongside|together|to|by|and|or|plus)\b", re.I
+)
 _ELLIPTICAL = re.compile(
     r"^[\s,]*(?:and\s+|but\s+|so\s+)?(?:avoid|do\s+not|don'?t|never|not|no|should\s+not"
     r"|shouldn'?t|must\s+not)\b[^,;:]*$",

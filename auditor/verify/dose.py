@@ -9,8 +9,11 @@ what the text states (a slot the text leaves open accepts any fact). Then:
 * contradicted — every slot resolved, and the value disagrees with every comparable maximum
   (a unit slip ×1000 is a ``unit_error``; a value that was right before a label change is
   ``outdated_fact``);
+* contradicted also — no period stated, and a stated maximum above every comparable labelled
+  maximum of every period (wrong read per dose and per day, the readings support uses);
 * unverifiable — nothing comparable, the label gives only a usual range, the text states no
-  period and the value matches nothing, or the value matches the label for another period.
+  period and the value matches nothing below a labelled maximum, or the value matches the
+  label for another period.
 A name reached only by fuzzy matching never yields support.
 """
 
@@ -151,13 +154,21 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         unverifiable(claim, f"{claim.object} matches the label's {value_text(other_period[0])}, "
                      "stated for another period", other_period, kb)  # fmt: skip
         return
-    if period is None:
-        unverifiable(claim, "the text does not say per dose or per day, so the value cannot "
-                     "be compared", labelled, kb)  # fmt: skip
-        return
     open_ended = [
         f for f in same_unit if f.qualifiers.get("kind", "label_maximum") != "label_maximum"
     ]
+    if period is None:
+        # no period stated: a matching value is supported as per dose or per day (above), so a
+        # stated maximum above every comparable labelled maximum, of every period, is wrong
+        # under the same readings ("Maximum: 9 mg" of a 3 mg/day label)
+        if frame.role == "maximum" and not open_ended and all(_above(f, claim) for f in labelled):
+            shown = "; ".join(value_text(f) for f in labelled[:3])
+            contradict(claim, labelled, kb, f"the text gives {q.text!r} as the maximum, above "
+                       f"every labelled maximum ({shown})", "numeric_error", rule)  # fmt: skip
+            return
+        unverifiable(claim, "the text does not say per dose or per day, so the value cannot "
+                     "be compared", labelled, kb)  # fmt: skip
+        return
     if open_ended and not slots.get("indication"):
         # lisinopril: 40 mg/day for heart failure, no labelled maximum for hypertension — a
         # value that names no indication may be the latter's and cannot be refuted

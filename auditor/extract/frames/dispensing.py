@@ -62,9 +62,12 @@ _RX_ONLY = re.compile(
     r"\b(?:requires?\s+a\s+(?:doctor's\s+|valid\s+)?prescription|prescription[- ]only|Rx[- ]only|"
     r"only\s+(?:available\s+)?(?:by|with|on)\s+(?:a\s+)?prescription|"
     r"(?:need|needs)\s+a\s+(?:doctor's\s+|valid\s+)?prescription|"
-    r"(?:is|are)\s+(?:only\s+)?(?:available\s+)?by\s+prescription(?:\s+only)?)\b",
+    r"(?:is|are)\s+(?:only\s+)?(?:available\s+)?by\s+prescription(?:\s+only)?|"
+    r"(?<!no\s)(?<!no\s\s)prescription\s+is\s+(?:always\s+)?(?:required|needed|necessary))\b",
     re.I,
 )
+_NO_RX_NEEDED = re.compile(r"no\s+prescription", re.I)  # a status statement by itself
+_EMPHASIS = re.compile(r"[*_`]+")  # "is **available over the counter**": markup is no word
 _THEN = re.compile(
     r"\b(?:until|before|previously|originally|formerly|used\s+to|was|were|had\s+been)\b", re.I
 )
@@ -108,9 +111,15 @@ def rx_claims(  # type: ignore[no-untyped-def]
     assert m is not None
     a, _ = clause_at(text, m.start())
     lead = text[a : m.start()]
-    if otc is not None and not _AVAILABLE.search(lead):
+    if (
+        otc is not None
+        and not _NO_RX_NEEDED.match(m.group(0))
+        and not _AVAILABLE.search(_EMPHASIS.sub("", lead))
+    ):
         return []  # "an OTC decongestant", "OTC alternatives": not the drug's status
-    subject = _subject(info, m.start(), subjects, from_context, kb)
+    subject = _subject(info, m.start(), subjects, from_context, kb) or _complement(
+        info, m.end(), kb
+    )
     if subject is None:
         return []
     denied = bool(_DENIED.search(lead))
@@ -134,6 +143,23 @@ def _subject(info: SentenceInfo, at: int, subjects, from_context, kb: KnowledgeB
             return None
     if from_context and subjects:
         return subjects[0]
+    return None
+
+
+# "you need a prescription for levothyroxine", "no prescription is needed to buy naloxone"
+_FOR_DRUG = re.compile(
+    r"\s*(?:(?:is|are)\s+)?(?:(?:needed|required|necessary)\s+)?(?:for|to\s+(?:buy|get|obtain|"
+    r"purchase))\s+(?:the\s+|a\s+|any\s+)?$",
+    re.I,
+)
+
+
+def _complement(info: SentenceInfo, end: int, kb: KnowledgeBase):  # type: ignore[no-untyped-def]
+    """The one drug the status words govern through "for" / "to buy" right after them."""
+    base = info.sentence.start
+    for m, eid in info.mentions_of(_DRUG):
+        if m.start - base >= end and not is_class_mention(m, kb):
+            return (m, eid) if _FOR_DRUG.fullmatch(info.text[end : m.start - base]) else None
     return None
 
 

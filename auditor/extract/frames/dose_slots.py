@@ -115,8 +115,9 @@ def role_of(
 
 
 def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
-    """The value's own clause, and the texts around it nearest first: its label, row cells,
-    column header, list header and the headings above (not the document's title heading)."""
+    """The value's own clause, and the texts around it nearest first: its label, column header,
+    the header of the row label's column, row cells, list header and the headings above (not
+    the document's title heading)."""
     base = info.sentence.start
     a, b = value_clause(info, q)
     lay = info.layout
@@ -124,6 +125,8 @@ def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
     if lay.kind == "table_row":
         i = lay.cell_index(q.start)
         parts.append(lay.column_at(q.start))
+        if i != 0 and lay.columns:  # "| Indication (adults) | ... |": the row label's header
+            parts.append(lay.columns[0])
         parts += [info.text[x - base : y - base] for j, (x, y) in enumerate(lay.cells) if j != i]
     parts.append(lay.list_header)
     heads = list(reversed(lay.headings))

@@ -65,7 +65,8 @@ _ROLE_RE = re.compile(
 # a role stated right after the value: "2,550 mg (maximum)", "800 mg per dose", "as a starting dose"
 _ROLE_AFTER = re.compile(
     r"^[\s*_,(]*(?:(?P<maximum>max(?:imum)?\b|(?:is|as)\s+the\s+(?:\w+\s+)?(?:maximum|limit|ceiling|"
-    r"most|upper\s+limit)|daily\s+max(?:imum)?|or\s+less)"
+    r"most|upper\s+limit|highest\s+(?:recommended|approved|labell?ed|allowed|permitted|daily)|"
+    r"top\s+dose)|daily\s+max(?:imum)?|or\s+less)"
     r"|(?P<per_dose>per\s+dose|each\s+dose|a\s+dose|at\s+a\s+time|at\s+once|as\s+a\s+single\s+dose|"
     r"single\s+dose|per\s+(?:tablet|capsule|injection|application|patch)|every\s+\d+(?:\s*(?:-|–|to)\s*\d+)?\s*"
     r"(?:h|hrs?|hours?)\b|q\d+h|(?:once|twice|three\s+times|four\s+times|\d\s*times)\s+(?:a|per|each)\s+day|"

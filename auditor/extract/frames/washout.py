@@ -40,6 +40,7 @@ _DURATION = re.compile(
 )
 _TRIGGER = re.compile(
     r"\b(?:wait(?:s|ed|ing)?|allow(?:s|ed|ing)?|elapse[sd]?|wash-?\s?out|within|"
+    r"until(?=\s+(?:at\s+least\s+)?\S+\s+(?:hours?|days?|weeks?)\s+(?:after|since|from)\b)|"
     r"(?:must|should|to|has\s+to|have\s+to)\s+pass|"
     r"(?:after|since|of)\s+(?:stopping|discontinuing|quitting|coming\s+off|(?:the|your|their)\s+last)|"
     r"before\s+(?:starting|beginning|initiating|restarting|switching|(?:the|your)\s+first))\b",
