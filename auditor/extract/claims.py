@@ -348,7 +348,41 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         om.start,
     )
     c.date = claim_date(info, om.start)
+    if cr.rule.applies_to.relation == "fatfListed" and hub[0].end <= om.start:
+        between = info.text[hub[0].end - base : om.start - base]
+        for change, pat in _LIST_CHANGE.items():
+            if pat.search(between):
+                c.qualifiers["list_change"] = change
+    if hub[0].end <= om.start and _PROSPECTIVE.search(
+        info.text[hub[0].end - base : om.start - base]
+    ):
+        c.frame.not_asserted = (
+            "a state the subject is obliged or expected to reach, not one it is in"
+        )
     return c
+
+
+# "South Africa was removed from the grey list", "Kenya was added to the grey list": a change
+# of listing, checked against the snapshots around its date, not membership
+_LIST_CHANGE = {
+    "removed": re.compile(
+        r"\b(?:removed|delisted|de-listed|taken|came|come|dropped|struck|exited|graduated|"
+        r"released)\s+(?:off|from|out\s+of)\b|\b(?:exited|left)\s+(?:the\s+)?$",
+        re.I,
+    ),
+    "added": re.compile(
+        r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
+    ),
+}
+# "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
+# join the euro area": an obligation, plan or prospect names a future object, not the current one
+_PROSPECTIVE = re.compile(
+    r"\b(?:(?:obliged|obligated|required|expected|due|set|scheduled|planning|plans?|aims?|aiming|"
+    r"intends?|intending|committed|commits?|seeks?|seeking|hopes?|hoping|wants?|prepares?|"
+    r"preparing|candidates?|bound|on\s+track)\s+to|will|shall|would|is\s+to|are\s+to)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:adopt|join|switch|introduce|move|use|replace|become|enter)\w*\b",
+    re.I,
+)
 
 
 def _across_asides(text: str, span: tuple[int, int]) -> tuple[int, int]:
