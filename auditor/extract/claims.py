@@ -532,7 +532,9 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
                 c.date = d
                 out.append(c)
                 continue
-        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)):
+        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)) or (
+            _partial_after(info.text, d.end - base)
+        ):
             continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
         subj = subject_for(info, d.start, d.end, subjects, from_context)
         c = base_claim(
@@ -588,6 +590,21 @@ def _date_family(lead: str) -> str | None:
     for m in _DATE_FAMILY_RE.finditer(lead):
         last = m
     return last.lastgroup if last is not None else None
+
+
+_SCOPE_AFTER = re.compile(r"\s*(?:\(([^()]{1,60})\)|for\s+([^,;.()]{1,60}))")
+_REST = re.compile(r"\b(?:rest|remainder|everything\s+else|all\s+other|other\s+provisions)\b", re.I)
+
+
+def _partial_after(text: str, end: int) -> bool:
+    """ "30 June 2024 (stablecoin titles)", "30 June 2024 for titles III-IV": the date's own
+    scope, written right after it, is part of the act; "(rest)" or "for the rest" is the act's
+    general date."""
+    m = _SCOPE_AFTER.match(text, end)
+    if m is None:
+        return False
+    scope = m.group(1) or m.group(2) or ""
+    return bool(_PARTIAL_SCOPE.search(scope)) and not _REST.search(scope)
 
 
 def _parenthetical_around(text: str, pos: int) -> str:

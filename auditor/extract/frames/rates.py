@@ -94,7 +94,12 @@ def _claim(
         missing.append("the date the rate applies to")
     elif claim.date is not None and _ambiguous_date(info, q):
         missing.append("which of the sentence's dates the value belongs to")
-    around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
+    clause_end = value_clause(info, q)[1]
+    # "5.25%-5.50% was the highest range in 22 years", "... was the cycle's peak": the words
+    # that call the value an extreme may follow it, up to the end of its clause
+    around = info.text[
+        max(0, q.start - base - 25) : max(q.end - base + 12, min(clause_end, q.end - base + 40))
+    ]
     extreme = re.search(
         r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
         r"bottom(?:ed)?)|record)\b",
@@ -104,6 +109,7 @@ def _claim(
     if extreme:
         bounded = (
             claim.date is not None
+            and a <= claim.date.start - base < clause_end  # dated in the value's own clause
             and claim.date.role == "point"
             and frame.slots.get("date_role") in {"point", "decided"}
             and not missing
