@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from auditor.extract.assertion import non_assertion, preference
 from auditor.extract.claim_base import base_claim, claim_date, format_quantity
+from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.dates import find_dates
 from auditor.extract.frames import finance_words as fw
@@ -60,6 +61,28 @@ def rate_claims(  # type: ignore[no-untyped-def]
     return out
 
 
+_EXTREME = re.compile(
+    r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
+    r"bottom(?:ed)?)|record)\b",
+    re.I,
+)
+_CALLED_EXTREME = re.compile(
+    r"[\s*_]*(?:was|is|were|became|marked|remained)\s+(?:the\s+)?(?:[\w']+\s+){0,2}?"
+    r"(?:peak|high|highest|top|trough|low|lowest|bottom|record)\b",
+    re.I,
+)
+
+
+_COORDINATED = re.compile(r",\s*(?:and|but|while|whereas)\s|;|\.\s")
+
+
+def _other_clause(text: str, date_at: int, value_at: int) -> bool:
+    """ "The June 2022 move was the largest ..., and 5.25%-5.50% was the highest range": a
+    coordinated clause of its own lies between the date and the value."""
+    lo, hi = sorted((date_at, value_at))
+    return bool(_COORDINATED.search(text, lo, hi))
+
+
 def _claim(
     info: SentenceInfo, cr: CompiledRule, q: Quantity, s: _Series, kb: KnowledgeBase, domain: str
 ) -> Claim:
@@ -94,22 +117,16 @@ def _claim(
         missing.append("the date the rate applies to")
     elif claim.date is not None and _ambiguous_date(info, q):
         missing.append("which of the sentence's dates the value belongs to")
-    clause_end = value_clause(info, q)[1]
-    # "5.25%-5.50% was the highest range in 22 years", "... was the cycle's peak": the words
-    # that call the value an extreme may follow it, up to the end of its clause
-    around = info.text[
-        max(0, q.start - base - 25) : max(q.end - base + 12, min(clause_end, q.end - base + 40))
-    ]
-    extreme = re.search(
-        r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
-        r"bottom(?:ed)?)|record)\b",
-        around,
-        re.I,
+    cb = clause_at(info.text, q.start - base)[1]
+    around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
+    extreme = _EXTREME.search(around) or _EXTREME.search(
+        # "5.25%-5.50% was the highest range in 22 years": a copula calls the value an extreme
+        ((m := _CALLED_EXTREME.match(info.text, q.end - base, cb)) and m.group(0)) or ""
     )
     if extreme:
         bounded = (
             claim.date is not None
-            and a <= claim.date.start - base < clause_end  # dated in the value's own clause
+            and not _other_clause(info.text, claim.date.start - base, q.start - base)
             and claim.date.role == "point"
             and frame.slots.get("date_role") in {"point", "decided"}
             and not missing
