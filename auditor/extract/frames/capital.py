@@ -200,6 +200,14 @@ def _requirement(
         labelled = [(m, e) for m, e in reqs if m.end <= lay.label_end]
         if labelled:
             return labelled[-1][0], labelled[-1][1], "label"
+    if not reqs and _FLOOR.search(info.text[a : q.start - base]):
+        # "### Output floor" / "RWAs may not fall below 75% of ...": a floor stated under a
+        # heading that names one requirement, in a sentence that names none
+        for mentions in info.heading_mentions[:1]:
+            found = {e: m for m in mentions if (e := m.of_type(_REQ))}
+            if len(found) == 1:
+                e, m = next(iter(found.items()))
+                return Mention(q.start, q.end, m.text, (e,), ("CapitalRequirement",)), e, "heading"
     return None
 
 
