@@ -353,7 +353,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         for change, pat in _LIST_CHANGE.items():
             if pat.search(between):
                 c.qualifiers["list_change"] = change
-    if hub[0].end <= om.start and _PROSPECTIVE.search(
+    if cr.rule.applies_to.relation in _STATE_RELATIONS and _PROSPECTIVE.search(
         info.text[hub[0].end - base : om.start - base]
     ):
         c.frame.not_asserted = (
@@ -374,6 +374,7 @@ _LIST_CHANGE = {
         r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
     ),
 }
+_STATE_RELATIONS = frozenset({"currency", "fatfListed"})  # a state a country is in at a date
 # "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
 # join the euro area": an obligation, plan or prospect names a future object, not the current one
 _PROSPECTIVE = re.compile(
