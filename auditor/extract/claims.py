@@ -35,7 +35,8 @@ _BACK_REFERENCE = re.compile(
     r"^\W*(?!it(?:'s|\s+is|\s+was|\s+may\s+be|\s+can\s+be|\s+would\s+be|\s+will\s+be)\s+(?:\w+\s+){0,3}?(?:to|that)\b)"
     r"(?:it|its|this|that|they|these|those|he|she|the\s+(?:drug|medication|medicine|pill|tablet|"
     r"regulation|directive|act|law|rule|statute|case|decision|ruling|opinion|court|holding|rate|"
-    r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
+    r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former|cap|"
+    r"limit|ban|prohibition))\b",
     re.I,
 )
 _PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)

@@ -91,6 +91,32 @@ ROWS = [
      "regulation:mica", "applicationDate", None),
     ("unstaged-wrong", "MiCA has applied since 30 June 2024.", "regulation:mica",
      "applicationDate", "contradicted"),
+    # -- recall: "has applied <where> since <date>" ---------------------------------------
+    ("applied-across-since", "DORA has applied across the EU since 17 January 2025.",
+     "regulation:dora", "applicationDate", "supported"),
+    ("applied-to-since-wrong", "DORA has applied to banks since 17 January 2024.",
+     "regulation:dora", "applicationDate", "contradicted"),
+    ("applied-in-member-states", "MiCA has applied in all member states since 30 December 2024.",
+     "regulation:mica", "applicationDate", "supported"),
+    ("cap-refers-back", "The AMLR, Regulation (EU) 2024/1624, bans cash payments above EUR "
+     "10,000.\n\nThe cap has applied across the EU since 10 July 2025.", "regulation:eu-amlr",
+     "applicationDate", "contradicted"),
+    ("limit-refers-back", "The AMLR, Regulation (EU) 2024/1624, bans cash payments above EUR "
+     "10,000.\n\nThe limit will apply from 10 July 2027.", "regulation:eu-amlr",
+     "applicationDate", "supported"),
+    # -- recall: a threshold bound by the act it cites -----------------------------------
+    ("cited-act-wrong", "Under Regulation (EU) 2018/1672, travellers entering or leaving the EU "
+     "must declare cash of EUR 15,000 or more.", "obligation:eu-cash-declaration",
+     "reportingThreshold", "contradicted"),
+    ("cited-act-right", "Under Regulation (EU) 2018/1672, travellers must declare cash of EUR "
+     "10,000 or more.", "obligation:eu-cash-declaration", "reportingThreshold", "supported"),
+    ("cited-act-more-than", "Regulation (EU) 2018/1672 requires travellers to declare more than "
+     "EUR 10,000 in cash.", "obligation:eu-cash-declaration", "reportingThreshold",
+     "unverifiable"),
+    ("cmir-form-105-wrong", "Travellers carrying $5,000 or more into the United States must file "
+     "FinCEN Form 105.", "obligation:us-cmir", "reportingThreshold", "contradicted"),
+    ("cmir-form-105-right", "If you carry more than $10,000 in currency into the U.S., you must "
+     "file FinCEN Form 105.", "obligation:us-cmir", "reportingThreshold", "supported"),
     # -- a peak is dated only in its own clause -----------------------------------------
     ("peak-other-clause", "The June 2022 move was the largest hike since 1994, and 5.25%–5.50% "
      "was the highest range in 22 years.", "bank:federal-reserve", "policyRate", None),

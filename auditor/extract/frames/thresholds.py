@@ -213,8 +213,17 @@ def _sections(kb: KnowledgeBase) -> dict[str, set[str]]:
     return _SECTIONS.get((kb,), build)
 
 
+_EU_ACT = re.compile(
+    r"\b(?P<kind>Regulation|Directive)\s*\((?:EU|EC|EEC)\)\s*(?:No\.?\s*)?(?P<num>\d{2,4}/\d{1,4})",
+    re.I,
+)
+
+
 def _cfr_keys(text: str) -> list[str]:
-    keys, title = [], None
+    """Legal-basis keys in ``text``: "31 CFR 1010.410(f)" sections with their paragraphs, and
+    EU acts by number ("Regulation (EU) 2018/1672" → "EU regulation 2018/1672")."""
+    keys = [f"EU {m.group('kind').lower()} {m.group('num')}" for m in _EU_ACT.finditer(text)]
+    title = None
     for m in _CFR.finditer(text):
         if m.group("title"):
             title = m.group("title")
@@ -235,7 +244,7 @@ def _cited(
         found = {o for key in _cfr_keys(text) for o in index.get(key, ())}
         if len(found) == 1:
             eid = next(iter(found))
-            cite = _CFR.search(text)
+            cite = _CFR.search(text) or _EU_ACT.search(text)
             name = cite.group(0) if cite else eid
             return Mention(q.start, q.end, name, (eid,), ("ReportingObligation",)), eid, "citation"
         if found:
