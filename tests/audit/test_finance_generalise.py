@@ -117,6 +117,21 @@ ROWS = [
      "FinCEN Form 105.", "obligation:us-cmir", "reportingThreshold", "contradicted"),
     ("cmir-form-105-right", "If you carry more than $10,000 in currency into the U.S., you must "
      "file FinCEN Form 105.", "obligation:us-cmir", "reportingThreshold", "supported"),
+    # -- a rate is dated by its own date, not another bank's or another clause's ----------
+    ("other-banks-cell", "| Central bank | Rate | Last change |\n|---|---|---|\n"
+     "| ECB deposit facility rate | 3.50% | Fed: 18 September 2024 |",
+     "rate:ecb-deposit-facility", "policyRate", "unverifiable"),
+    ("other-banks-column", "| Central bank | Policy rate | Fed decision |\n|---|---|---|\n"
+     "| ECB | deposit rate 3.75% | 18 September 2024 |", "rate:ecb-deposit-facility",
+     "policyRate", "unverifiable"),
+    ("own-banks-cell", "| Central bank | Policy rate | Decision |\n|---|---|---|\n"
+     "| ECB | deposit rate 3.50% | 12 September 2024 |", "rate:ecb-deposit-facility",
+     "policyRate", "supported"),
+    ("date-after-value", "The ECB began cutting in June 2024 and lowered its deposit facility "
+     "rate to 2.00% in June 2025.", "rate:ecb-deposit-facility", "policyRate", "supported"),
+    ("date-after-value-wrong", "The ECB began cutting in June 2024 and lowered its deposit "
+     "facility rate to 2.25% in June 2025.", "rate:ecb-deposit-facility", "policyRate",
+     "contradicted"),
     # -- a peak is dated only in its own clause -----------------------------------------
     ("peak-other-clause", "The June 2022 move was the largest hike since 1994, and 5.25%–5.50% "
      "was the highest range in 22 years.", "bank:federal-reserve", "policyRate", None),

@@ -94,6 +94,11 @@ def _claim(
     )
     claim.quantity = q
     claim.date = claim_date(info, q.start) or _context_date(info, q)
+    own = _date_right_after(info, q)
+    if own is not None:  # "began cutting in June 2024 and lowered it to 2.00% in June 2025"
+        claim.date = own
+    if claim.date is not None and _other_banks_cell(info, claim.date, q, s, kb):
+        claim.date = None  # "| ECB deposit rate | 3.50% | Fed: 18 September 2024 |"
     previous = bool(_PREVIOUS.search(info.text[max(0, q.start - base - 16) : q.start - base])
                     or _ARROW_AFTER.match(info.text[q.end - base :]))  # fmt: skip
     frame = Frame("policy_rate", role="previous" if previous else "level", trigger=s.mention.text)
@@ -388,6 +393,47 @@ def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
     if lay.kind == "table_row" and _signed_move(" ".join(lay.cell_texts)):
         return True  # "| Mar 18 | −75 bp | 2-1/2 percent |"
     return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
+
+
+_OWN_DATE_GAP = re.compile(
+    r"[\s*_,]*(?:(?:in|on|as\s+of|from|since|effective(?:\s+from)?)\s+)?[*_]*", re.I
+)
+
+
+def _date_right_after(info: SentenceInfo, q: Quantity) -> DateRef | None:
+    """A date written right after the value ("to 2.00% in June 2025") is the value's own."""
+    base = info.sentence.start
+    for d in info.dates:
+        if d.start >= q.end and d.role not in {"current", "after"}:
+            gap = info.text[q.end - base : d.start - base]
+            return d if _OWN_DATE_GAP.fullmatch(gap) else None
+    return None
+
+
+def _other_banks_cell(
+    info: SentenceInfo, d: DateRef, q: Quantity, s: _Series, kb: KnowledgeBase
+) -> bool:
+    """In a table row, the date sits in another cell than the value, and that cell or its
+    column header names only banks or rates other than the value's: it dates their decision."""
+    lay = info.layout
+    if lay.kind != "table_row" or not s.series:
+        return False
+    cell = lay.cell_index(d.start)
+    if cell is None or cell == lay.cell_index(q.start):
+        return False
+    named = [
+        e for m in info.mentions if lay.cell_index(m.start) == cell and (e := m.of_type(ISSUERS))
+    ]
+    header = lay.column_at(d.start).lower()
+    if header:
+        for ent in (*kb.entities_of_type("CentralBank"), *kb.entities_of_type("PolicyRate")):
+            if any(len(n) >= 3 and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", header)
+                   for n in ent.names()):  # fmt: skip
+                named.append(ent.id)
+    if not named:
+        return False
+    mine = set(s.series)
+    return all(not mine & set(series_of(s.mention, e, kb, "cell").series) for e in named)
 
 
 def series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:
