@@ -132,6 +132,8 @@ ROWS = [
     ("date-after-value-wrong", "The ECB began cutting in June 2024 and lowered its deposit "
      "facility rate to 2.25% in June 2025.", "rate:ecb-deposit-facility", "policyRate",
      "contradicted"),
+    ("en-dash-minus", "The DFR had been negative since June 2014 and stood at **–0.50%** "
+     "from September 2019.", "rate:ecb-deposit-facility", "policyRate", "supported"),
     # -- a peak is dated only in its own clause -----------------------------------------
     ("peak-other-clause", "The June 2022 move was the largest hike since 1994, and 5.25%–5.50% "
      "was the highest range in 22 years.", "bank:federal-reserve", "policyRate", None),
