@@ -349,6 +349,15 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         om.start,
     )
     c.date = claim_date(info, om.start)
+    if (
+        c.negated
+        and cr.rule.applies_to.relation in _STATE_RELATIONS
+        and hub[0].end <= om.start
+        and not _NEGATOR.search(
+            info.text[clause_at(info.text, hub[0].start - base)[0] : om.start - base]
+        )
+    ):
+        c.negated = False  # "Myanmar is on the black list, not the grey list": "not" is the other's
     if cr.rule.applies_to.relation == "fatfListed" and hub[0].end <= om.start:
         between = info.text[hub[0].end - base : om.start - base]
         for change, pat in _LIST_CHANGE.items():
@@ -375,6 +384,7 @@ _LIST_CHANGE = {
         r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
     ),
 }
+_NEGATOR = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|n’t\b", re.I)
 _STATE_RELATIONS = frozenset({"currency", "fatfListed"})  # a state a country is in at a date
 # "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
 # join the euro area": an obligation, plan or prospect names a future object, not the current one

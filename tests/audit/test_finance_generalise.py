@@ -21,7 +21,8 @@ import pytest
 AS_OF = "2025-08-01"
 
 ROWS = [
-    # (id, text, subject, predicate, verdict); verdict None: nothing may be contradicted
+    # (id, text, subject, predicate, verdict); verdict None: nothing of the predicate may be
+    # contradicted; "not supported": no claim of the subject and predicate may be supported
     # -- a change of listing is not membership -----------------------------------------
     ("delisting-wrong-month", "South Africa was removed from the FATF grey list in February "
      "2025.", "country:ZA", "fatfListed", "contradicted"),
@@ -41,6 +42,14 @@ ROWS = [
      "country:VN", "fatfListed", "supported"),
     ("on-since-but-removed", "Pakistan has been on the FATF grey list since June 2018.",
      "country:PK", "fatfListed", "contradicted"),
+    ("black-not-grey", "Myanmar is on the FATF black list, not the grey list.",
+     "country:MM", "fatfListed", "supported"),
+    ("grey-not-black", "Nigeria is on the grey list, not the black list.",
+     "country:NG", "fatfListed", "supported"),
+    ("black-checked-on-grey", "Myanmar is on the grey list.", "country:MM", "fatfListed",
+     "contradicted"),
+    ("negated-black", "Iran is not on the FATF black list.", "country:IR", "fatfListed",
+     "contradicted"),
     # -- the institution picks the obligation ------------------------------------------
     ("msb-money-transmitter", "Money transmitters must file a SAR for suspicious transactions "
      "of $5,000 or more.", "obligation:us-sar-msb", "reportingThreshold", "contradicted"),
@@ -50,6 +59,12 @@ ROWS = [
      "$2,000.", "obligation:us-sar-msb", "reportingThreshold", "supported"),
     ("bank-right", "Banks must file a SAR for suspicious transactions of $5,000 or more.",
      "obligation:us-sar-bank", "reportingThreshold", "supported"),
+    ("row-cites-earlier-act", "| Rule | Act | Threshold |\n|---|---|---|\n| Cash declaration "
+     "| Regulation (EC) No 1889/2005 (replaced by Regulation (EU) 2018/1672 in 2021) | EUR 10,000 "
+     "or more |", "obligation:eu-cash-declaration", "reportingThreshold", "not supported"),
+    ("row-cites-later-act", "| Rule | Act | Threshold |\n|---|---|---|\n| EU cash declaration "
+     "| Regulation (EU) 2018/1672, replacing Regulation (EC) No 1889/2005 | EUR 15,000 or more |",
+     "obligation:eu-cash-declaration", "reportingThreshold", "contradicted"),
     # -- capital: the buffer, the surcharge and the make-up of a ratio ------------------
     ("buffer-adding", "Adding the conservation buffer gives effective requirements of 7% CET1, "
      "8.5% Tier 1 and 10% total capital.", "ratio:total-capital-with-conservation-buffer",
@@ -151,6 +166,9 @@ def test_finance_verdict(
 ) -> None:
     res = auditor_obj.audit(text, domain="finance", as_of=AS_OF)
     mine = [c for c in res.claims if c.subject == subject and c.predicate == predicate]
+    if verdict == "not supported":  # a wrong support must not happen; no claim is fine
+        assert "supported" not in {c.verdict for c in mine}, [(c.object, c.reason) for c in mine]
+        return
     if verdict is None:  # precision row: no claim of this relation may be contradicted
         bad = [c for c in res.claims if c.predicate == predicate and c.verdict == "contradicted"]
         assert not bad, [(c.subject, c.object, c.reason) for c in bad]

@@ -64,6 +64,9 @@ def threshold_claims(  # type: ignore[no-untyped-def]
         if _OTHER_CATEGORY.search(" ".join((text[a:b], info.layout.row_label))):
             continue  # "Known or suspected crime, no suspect identified | $25,000": 12 CFR 21.11
         m, eid, source = bound
+        acts = _cited_obligations(text, kb)
+        if acts and eid not in acts:
+            continue  # the clause or row cites the act of another obligation than the one named
         c = base_claim(info, cr, (m, eid), kb, domain, format_quantity(q), None, q.start)
         c.quantity = q
         if DENIED_VALUE.search(text, max(0, q.start - base - 30), q.start - base):
@@ -250,6 +253,22 @@ def _cited(
         if found:
             return None
     return None
+
+
+_SUPERSEDED = re.compile(
+    r"\b(?:replac\w*|supersed\w*|repeal\w*|formerly|previously|succeed\w*|in\s+place\s+of)\b"
+    r"[^;|)]*",
+    re.I,
+)
+
+
+def _cited_obligations(text: str, kb: KnowledgeBase) -> set[str]:
+    """The obligations whose legal basis the text cites as its own: "Regulation (EC) No
+    1889/2005 (replaced by Regulation (EU) 2018/1672 in 2021)" cites the 2005 rule; the act
+    named after "replaced by / replacing / formerly" is the other rule of the same row."""
+    own = _SUPERSEDED.sub(" ", text)
+    index = _sections(kb)
+    return {o for key in _cfr_keys(own) for o in index.get(key, ())}
 
 
 def _named_in(text: str, kb: KnowledgeBase) -> str | None:
