@@ -128,6 +128,20 @@ ROWS = [
     ("cited-act-more-than", "Regulation (EU) 2018/1672 requires travellers to declare more than "
      "EUR 10,000 in cash.", "obligation:eu-cash-declaration", "reportingThreshold",
      "unverifiable"),
+    ("border-us-described", "Travelers carrying more than $10,000 in currency into or out of "
+     "the United States must declare it to U.S. Customs and Border Protection.",
+     "obligation:us-cmir", "reportingThreshold", "supported"),
+    ("border-us-described-wrong", "You must declare currency of $5,000 or more when entering the "
+     "United States.", "obligation:us-cmir", "reportingThreshold", "contradicted"),
+    ("border-eu-described", "Anyone entering or leaving the European Union with EUR 10,000 or "
+     "more in cash must declare it to customs.", "obligation:eu-cash-declaration",
+     "reportingThreshold", "supported"),
+    ("border-eu-described-wrong", "Anyone entering or leaving the European Union with EUR 15,000 "
+     "or more in cash must declare it to customs.", "obligation:eu-cash-declaration",
+     "reportingThreshold", "contradicted"),
+    ("border-two-jurisdictions", "Unlike the EU, the United States asks travellers to declare "
+     "cash of more than $10,000 when entering.", "obligation:us-cmir", "reportingThreshold",
+     "not supported"),
     ("cmir-form-105-wrong", "Travellers carrying $5,000 or more into the United States must file "
      "FinCEN Form 105.", "obligation:us-cmir", "reportingThreshold", "contradicted"),
     ("cmir-form-105-right", "If you carry more than $10,000 in currency into the U.S., you must "

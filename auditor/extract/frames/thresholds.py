@@ -174,6 +174,9 @@ def _obligation(
     cited = _cited(info, q, kb, text_of=info.text[a:b])
     if cited is not None:  # "Under 31 CFR 1010.410(f) this applies to transmittals of ..."
         return cited
+    described = _border_declaration(info, q, kb)
+    if described is not None:  # "travellers entering the EU with EUR 10,000 or more must declare"
+        return described
     if lay.label_end is not None:
         labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
         if labelled:
@@ -192,6 +195,43 @@ def _obligation(
 _REPORT_NOUN = re.compile(
     r"\b(?:reports?|reporting|CTRs?|SARs?|FBARs?|CMIRs?|Forms?\s+\d+|FinCEN\s+Form)\b", re.I
 )
+
+
+# A cash declaration at a border, described instead of named: carrying cash across the border
+# of one jurisdiction and declaring it (31 CFR 1010.340; Regulation (EU) 2018/1672, Art. 3)
+_DECLARE = re.compile(r"\b(?:declar\w+|report\w*|file|filing)\b", re.I)
+_CASH = re.compile(r"\b(?:cash|currency|monetary\s+instruments?|banknotes)\b", re.I)
+_CROSSING = re.compile(
+    r"\b(?:into\s+or\s+out\s+of|enter\w*|leav\w+|arriv\w+|depart\w+|bring\w*|carry\w*|"
+    r"transport\w*|travel\w*|crossing|at\s+the\s+border)\b",
+    re.I,
+)
+_BORDERS = {
+    "obligation:us-cmir": re.compile(
+        r"\b(?:the\s+United\s+States|the\s+U\.?S\.?|the\s+US|U\.S\.\s+Customs|CBP)(?!\w)"
+    ),
+    "obligation:eu-cash-declaration": re.compile(
+        r"\b(?:the\s+European\s+Union|the\s+EU|the\s+Union)\b"
+    ),
+}
+
+
+def _border_declaration(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str] | None:
+    """The border cash declaration a sentence describes: declaring cash carried across the
+    border of exactly one jurisdiction whose declaration the graph holds."""
+    text = info.text
+    if not (_DECLARE.search(text) and _CASH.search(text) and _CROSSING.search(text)):
+        return None
+    found = [eid for eid, pat in _BORDERS.items() if pat.search(text) and kb.entity(eid)]
+    if len(found) != 1:
+        return None
+    return (
+        Mention(q.start, q.end, q.text, (found[0],), ("ReportingObligation",)),
+        found[0],
+        "described",
+    )
 
 
 _CFR = re.compile(
