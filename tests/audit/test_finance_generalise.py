@@ -57,6 +57,9 @@ ROWS = [
      "$5,000 or more.", "obligation:us-sar-msb", "reportingThreshold", "contradicted"),
     ("msb-right", "A money transmitter files a SAR for suspicious transactions of at least "
      "$2,000.", "obligation:us-sar-msb", "reportingThreshold", "supported"),
+    ("money-order-issuers-own-rule", "A Suspicious Activity Report by issuers of money orders "
+     "or traveler's checks (clearance-record review) is required for amounts of $5,000 or more.",
+     "obligation:us-sar-msb-clearance-records", "reportingThreshold", "supported"),
     ("bank-right", "Banks must file a SAR for suspicious transactions of $5,000 or more.",
      "obligation:us-sar-bank", "reportingThreshold", "supported"),
     ("row-cites-earlier-act", "| Rule | Act | Threshold |\n|---|---|---|\n| Cash declaration "
@@ -139,6 +142,8 @@ ROWS = [
     ("border-eu-described-wrong", "Anyone entering or leaving the European Union with EUR 15,000 "
      "or more in cash must declare it to customs.", "obligation:eu-cash-declaration",
      "reportingThreshold", "contradicted"),
+    ("border-flying-into", "When flying into the EU, you must declare cash of €10,000 or more "
+     "to customs.", "obligation:eu-cash-declaration", "reportingThreshold", "supported"),
     ("border-two-jurisdictions", "Unlike the EU, the United States asks travellers to declare "
      "cash of more than $10,000 when entering.", "obligation:us-cmir", "reportingThreshold",
      "not supported"),

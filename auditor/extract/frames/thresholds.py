@@ -30,7 +30,7 @@ _INSTITUTIONS = {
     "bank": re.compile(r"\bbanks?\b|depository\s+institutions?", re.I),
     "money services business": re.compile(
         r"\bmoney\s+services?\s+business\w*|\bMSBs?\b|\bmoney\s+transmitt\w+|\bcheck\s+cash\w+|"
-        r"\bcurrency\s+(?:exchangers?|dealers?)|\b(?:issuers?|sellers?)\s+of\s+money\s+orders",
+        r"\bcurrency\s+(?:exchangers?|dealers?)",
         re.I,
     ),
     "casino": re.compile(r"\bcasinos?\b|card\s+clubs?", re.I),
@@ -203,7 +203,7 @@ _DECLARE = re.compile(r"\b(?:declar\w+|report\w*|file|filing)\b", re.I)
 _CASH = re.compile(r"\b(?:cash|currency|monetary\s+instruments?|banknotes)\b", re.I)
 _CROSSING = re.compile(
     r"\b(?:into\s+or\s+out\s+of|enter\w*|leav\w+|arriv\w+|depart\w+|bring\w*|carry\w*|"
-    r"transport\w*|travel\w*|crossing|at\s+the\s+border)\b",
+    r"transport\w*|travel\w*|crossing|at\s+the\s+border|fl(?:y|ying|ies|ew)\s+(?:into|out\s+of|to|from))\b",
     re.I,
 )
 _BORDERS = {
