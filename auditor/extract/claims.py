@@ -35,7 +35,8 @@ _BACK_REFERENCE = re.compile(
     r"^\W*(?!it(?:'s|\s+is|\s+was|\s+may\s+be|\s+can\s+be|\s+would\s+be|\s+will\s+be)\s+(?:\w+\s+){0,3}?(?:to|that)\b)"
     r"(?:it|its|this|that|they|these|those|he|she|the\s+(?:drug|medication|medicine|pill|tablet|"
     r"regulation|directive|act|law|rule|statute|case|decision|ruling|opinion|court|holding|rate|"
-    r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former))\b",
+    r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former|cap|"
+    r"limit|ban|prohibition))\b",
     re.I,
 )
 _PRONOUN = re.compile(r"\b(?:it|its|this\s+(?:drug|medication|medicine|pill)|that\s+drug)\b", re.I)
@@ -351,7 +352,52 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         om.start,
     )
     c.date = claim_date(info, om.start)
+    if (
+        c.negated
+        and cr.rule.applies_to.relation in _STATE_RELATIONS
+        and hub[0].end <= om.start
+        and not _NEGATOR.search(
+            info.text[clause_at(info.text, hub[0].start - base)[0] : om.start - base]
+        )
+    ):
+        c.negated = False  # "Myanmar is on the black list, not the grey list": "not" is the other's
+    if cr.rule.applies_to.relation == "fatfListed" and hub[0].end <= om.start:
+        between = info.text[hub[0].end - base : om.start - base]
+        for change, pat in _LIST_CHANGE.items():
+            if pat.search(between):
+                c.qualifiers["list_change"] = change
+    if cr.rule.applies_to.relation in _STATE_RELATIONS and _PROSPECTIVE.search(
+        info.text[hub[0].end - base : om.start - base]
+    ):
+        c.frame.not_asserted = (
+            "a state the subject is obliged or expected to reach, not one it is in"
+        )
     return c
+
+
+# "South Africa was removed from the grey list", "Kenya was added to the grey list": a change
+# of listing, checked against the snapshots around its date, not membership
+_LIST_CHANGE = {
+    "removed": re.compile(
+        r"\b(?:removed|delisted|de-listed|taken|came|come|dropped|struck|exited|graduated|"
+        r"released)\s+(?:off|from|out\s+of)\b|\b(?:exited|left)\s+(?:the\s+)?$",
+        re.I,
+    ),
+    "added": re.compile(
+        r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
+    ),
+}
+_NEGATOR = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|n’t\b", re.I)
+_STATE_RELATIONS = frozenset({"currency", "fatfListed"})  # a state a country is in at a date
+# "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
+# join the euro area": an obligation, plan or prospect names a future object, not the current one
+_PROSPECTIVE = re.compile(
+    r"\b(?:(?:obliged|obligated|required|expected|due|set|scheduled|planning|plans?|aims?|aiming|"
+    r"intends?|intending|committed|commits?|seeks?|seeking|hopes?|hoping|wants?|prepares?|"
+    r"preparing|candidates?|bound|on\s+track)\s+to|will|shall|would|is\s+to|are\s+to)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:adopt|join|switch|introduce|move|use|replace|become|enter)\w*\b",
+    re.I,
+)
 
 
 def _across_asides(text: str, span: tuple[int, int]) -> tuple[int, int]:
@@ -511,7 +557,9 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
                 c.date = d
                 out.append(c)
                 continue
-        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)):
+        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)) or (
+            _partial_after(info.text, d.end - base)
+        ):
             continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
         subj = subject_for(info, d.start, d.end, subjects, from_context)
         c = base_claim(
@@ -567,6 +615,21 @@ def _date_family(lead: str) -> str | None:
     for m in _DATE_FAMILY_RE.finditer(lead):
         last = m
     return last.lastgroup if last is not None else None
+
+
+_SCOPE_AFTER = re.compile(r"\s*(?:\(([^()]{1,60})\)|for\s+([^,;.()]{1,60}))")
+_REST = re.compile(r"\b(?:rest|remainder|everything\s+else|all\s+other|other\s+provisions)\b", re.I)
+
+
+def _partial_after(text: str, end: int) -> bool:
+    """ "30 June 2024 (stablecoin titles)", "30 June 2024 for titles III-IV": the date's own
+    scope, written right after it, is part of the act; "(rest)" or "for the rest" is the act's
+    general date."""
+    m = _SCOPE_AFTER.match(text, end)
+    if m is None:
+        return False
+    scope = m.group(1) or m.group(2) or ""
+    return bool(_PARTIAL_SCOPE.search(scope)) and not _REST.search(scope)
 
 
 def _parenthetical_around(text: str, pos: int) -> str:

@@ -89,7 +89,15 @@ _CURRENCY_WORDS = {
 # matched atomically: on a run of 200,000 digits every start position would otherwise rescan
 # the rest of the run (O(n²) with the GIL held). Linear, same matches on real text.
 _NUM_START = r"(?<!\d)(?<!\d\.)(?!(?<=\d,)\d{3}(?!\d))"
-_NUM = _NUM_START + r"(?:(?<![\w.])[-−](?=\d))?(?>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+# an en dash is a minus only where no number ends just before it ("at **–0.50%**", not
+# "5.25%–5.50%" or "10 – 20 mg")
+_EN_MINUS = r"(?<=[\s(*_])(?<![\d%]\s)(?<![\d%]\*\*)(?<![\d%]\*)(?<![\d%]_)–(?=\d)"
+_NUM = (
+    _NUM_START
+    + r"(?:(?<![\w.])[-−](?=\d)|"
+    + _EN_MINUS
+    + r")?(?>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+)
 _WNUM = r"(?:" + "|".join(sorted(map(re.escape, _WORD_NUMBERS), key=len, reverse=True)) + r")"
 _UNIT = (
     r"(?:milligrams?|mgs?|micrograms?|mcg|µg|ug|grams?|g|kilograms?|kg|milliliters?|millilitres?|"
@@ -130,7 +138,7 @@ def _num(s: str) -> float:
     s = s.strip().lower()
     if s in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[s])
-    return float(s.replace(",", "").replace("−", "-"))
+    return float(s.replace(",", "").replace("−", "-").replace("–", "-"))
 
 
 def _unit_code(u: str) -> str:

@@ -38,6 +38,13 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
         for f in kb.facts_with(rel)
         if f.literal and same_identifier(claim.object or "", f.literal)
     ]
+    named = [
+        f for f in owner if f.subject != claim.subject and _named_in(kb, f.subject, claim.text)
+    ]
+    if named:  # "| MiFID II / MiFIR | Directive 2014/65/EU; Regulation (EU) No 600/2014 |"
+        unverifiable(claim, f"{claim.object} is the identifier of {label_of(kb, named[0].subject)}, "
+                     "which the text names beside it", named, kb)  # fmt: skip
+        return
     detail = f" (that is the identifier of {label_of(kb, owner[0].subject)})" if owner else ""
     contradict(
         claim,
@@ -46,6 +53,19 @@ def verify_literal(claim: Claim, rule: Rule, ctx: Context) -> None:
         f"the text gives {claim.object!r} but the graph says {facts[0].literal!r}{detail}",
         rule.hallucination_type,
         rule,
+    )
+
+
+def _named_in(kb: KnowledgeBase, eid: str, text: str) -> bool:
+    """The entity's label or one of its aliases occurs in ``text`` as whole words."""
+    ent = kb.entity(eid)
+    if ent is None:
+        return False
+    return any(
+        len(n) >= 3
+        and not re.search(r"\d", n)  # the identifier itself is not a name beside it
+        and re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text, re.I)
+        for n in ent.names()
     )
 
 

@@ -19,6 +19,7 @@ from auditor.verify.common import (
     unverifiable,
     valid_during,
 )
+from auditor.verify.fatf_change import verify_list_change
 from knowledge_graphs.model import Fact
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
@@ -37,6 +38,24 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     first, last, explicit = claim_window(claim, ctx.as_of)
     links = _links(subj, obj, rel, ctx)
     links_now = [f for f in links if valid_during(f, first, last)]
+    if rel == "fatfListed" and (change := claim.qualifiers.get("list_change")):
+        verify_list_change(claim, rule, ctx, change, first, last)
+        return
+    if (
+        rel == "fatfListed"
+        and claim.date is not None
+        and claim.date.role == "since"
+        and (not claim.negated)
+    ):
+        # "remains on the grey list, where it has been since June 2021": listed from then to now
+        now = [f for f in links if valid_during(f, ctx.as_of, ctx.as_of)]
+        if not now:
+            _verify_fatf(claim, rule, ctx, now, ctx.as_of, ctx.as_of)
+            if claim.verdict != "supported":
+                return
+        # "since June 2023": listed at the plenary of that month, so any day of it counts
+        first, last = claim.date.first, claim.date.last
+        links_now = [f for f in links if valid_during(f, first, last)]
     if rel == "fatfListed":
         _verify_fatf(claim, rule, ctx, links_now, first, last)
         return

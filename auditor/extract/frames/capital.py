@@ -66,10 +66,14 @@ _REQ_TRIGGER = re.compile(
     re.I,
 )
 _BUFFER_INCLUDED = re.compile(
-    r"(?:\b(?:with|including|incl\.?|plus|on\s+top\s+of)|\+)\s+(?:the\s+)?(?:[\d.]+\s*%\s+)?(?:capital\s+)?"
-    r"conservation\s+buffer|\bconservation\s+buffer\s+included\b|\bwith\s+(?:the\s+)?buffer\b",
+    r"(?:\b(?:with|including|incl\.?|plus|on\s+top\s+of|add(?:s|ed|ing)?)|\+)\s+(?:the\s+)?"
+    r"(?:[\d.]+\s*%\s+)?(?:capital\s+)?conservation\s+buffer|\bconservation\s+buffer\s+included\b"
+    r"|\b(?:with|plus|including)\s+(?:the\s+)?buffer\b",
     re.I,
 )
+# a layer on top of a minimum, named between the minimum's name and the value ("an additional
+# CET1 surcharge of 1% to 3.5%", "Tier 1 buffer of 2.5%"): the value is the layer's, not the minimum's
+_LAYER_NOUN = re.compile(r"\b(?:surcharges?|buffers?|add-?ons?|extra|additional|on\s+top)\b", re.I)
 
 
 def capital_claims(  # type: ignore[no-untyped-def]
@@ -178,9 +182,12 @@ def _requirement(
         # "an output floor, under which RWA may not fall below 72.5% of ...": the relative
         # clause's antecedent is the requirement named just before it
         before = [(m, e) for m, e in reqs if a - 40 <= m.start - base and m.end - base <= a]
+    before = [(m, e) for m, e in before if not _explained_inside(info, m, q)]
     if before:
         m, e = before[-1]
         gap = info.text[m.end - base : q.start - base]
+        if _LAYER_NOUN.search(re.sub(r"\([^()]*\)", "", gap)) and not _is_layer(kb, e):
+            return None  # "an additional CET1 surcharge of 1%-3.5%" is not the CET1 minimum
         if len(gap) <= 80 and not _other_value_between(info, m, q):
             return m, e, "clause"
         return None
@@ -193,7 +200,34 @@ def _requirement(
         labelled = [(m, e) for m, e in reqs if m.end <= lay.label_end]
         if labelled:
             return labelled[-1][0], labelled[-1][1], "label"
+    if not reqs and _FLOOR.search(info.text[a : q.start - base]):
+        # "### Output floor" / "RWAs may not fall below 75% of ...": a floor stated under a
+        # heading that names one requirement, in a sentence that names none
+        for mentions in info.heading_mentions[:1]:
+            found = {e: m for m in mentions if (e := m.of_type(_REQ))}
+            if len(found) == 1:
+                e, m = next(iter(found.items()))
+                return Mention(q.start, q.end, m.text, (e,), ("CapitalRequirement",)), e, "heading"
     return None
+
+
+def _explained_inside(info: SentenceInfo, m: Mention, q: Quantity) -> bool:
+    """ "The minimum total capital ratio (CET1 + Additional Tier 1 + Tier 2) is 8%": a name
+    inside a parenthesis closed before the value spells out what the ratio is made of; it
+    is not the requirement the value belongs to."""
+    base = info.sentence.start
+    lead = info.text[: m.start - base]
+    opened = lead.rfind("(")
+    if opened < 0 or ")" in lead[opened:]:
+        return False
+    return ")" in info.text[m.end - base : q.start - base]
+
+
+def _is_layer(kb: KnowledgeBase, eid: str) -> bool:
+    """A buffer or surcharge requirement (its own label says so)."""
+    ent = kb.entity(eid)
+    label = ent.label.lower() if ent is not None else eid
+    return bool(re.search(r"buffer|surcharge|loss absorbency", label))
 
 
 _PHASE_IN_YEAR = re.compile(r"\b202[3-7]\b")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from auditor.extract.assertion import non_assertion, preference
 from auditor.extract.claim_base import base_claim, claim_date, format_quantity
+from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.dates import find_dates
 from auditor.extract.frames import finance_words as fw
@@ -60,6 +61,28 @@ def rate_claims(  # type: ignore[no-untyped-def]
     return out
 
 
+_EXTREME = re.compile(
+    r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
+    r"bottom(?:ed)?)|record)\b",
+    re.I,
+)
+_CALLED_EXTREME = re.compile(
+    r"[\s*_]*(?:was|is|were|became|marked|remained)\s+(?:the\s+)?(?:[\w']+\s+){0,2}?"
+    r"(?:peak|high|highest|top|trough|low|lowest|bottom|record)\b",
+    re.I,
+)
+
+
+_COORDINATED = re.compile(r",\s*(?:and|but|while|whereas)\s|;|\.\s")
+
+
+def _other_clause(text: str, date_at: int, value_at: int) -> bool:
+    """ "The June 2022 move was the largest ..., and 5.25%-5.50% was the highest range": a
+    coordinated clause of its own lies between the date and the value."""
+    lo, hi = sorted((date_at, value_at))
+    return bool(_COORDINATED.search(text, lo, hi))
+
+
 def _claim(
     info: SentenceInfo, cr: CompiledRule, q: Quantity, s: _Series, kb: KnowledgeBase, domain: str
 ) -> Claim:
@@ -71,6 +94,11 @@ def _claim(
     )
     claim.quantity = q
     claim.date = claim_date(info, q.start) or _context_date(info, q)
+    own = _date_right_after(info, q)
+    if own is not None:  # "began cutting in June 2024 and lowered it to 2.00% in June 2025"
+        claim.date = own
+    if claim.date is not None and _other_banks_cell(info, claim.date, q, s, kb):
+        claim.date = None  # "| ECB deposit rate | 3.50% | Fed: 18 September 2024 |"
     previous = bool(_PREVIOUS.search(info.text[max(0, q.start - base - 16) : q.start - base])
                     or _ARROW_AFTER.match(info.text[q.end - base :]))  # fmt: skip
     frame = Frame("policy_rate", role="previous" if previous else "level", trigger=s.mention.text)
@@ -94,16 +122,16 @@ def _claim(
         missing.append("the date the rate applies to")
     elif claim.date is not None and _ambiguous_date(info, q):
         missing.append("which of the sentence's dates the value belongs to")
+    cb = clause_at(info.text, q.start - base)[1]
     around = info.text[max(0, q.start - base - 25) : q.end - base + 12]
-    extreme = re.search(
-        r"\b(?:(?P<max>peak(?:ed|s)?|high(?:est)?|top(?:ped)?)|(?P<min>trough|low(?:est)?|"
-        r"bottom(?:ed)?)|record)\b",
-        around,
-        re.I,
+    extreme = _EXTREME.search(around) or _EXTREME.search(
+        # "5.25%-5.50% was the highest range in 22 years": a copula calls the value an extreme
+        ((m := _CALLED_EXTREME.match(info.text, q.end - base, cb)) and m.group(0)) or ""
     )
     if extreme:
         bounded = (
             claim.date is not None
+            and not _other_clause(info.text, claim.date.start - base, q.start - base)
             and claim.date.role == "point"
             and frame.slots.get("date_role") in {"point", "decided"}
             and not missing
@@ -365,6 +393,47 @@ def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
     if lay.kind == "table_row" and _signed_move(" ".join(lay.cell_texts)):
         return True  # "| Mar 18 | −75 bp | 2-1/2 percent |"
     return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
+
+
+_OWN_DATE_GAP = re.compile(
+    r"[\s*_,]*(?:(?:in|on|as\s+of|from|since|effective(?:\s+from)?)\s+)?[*_]*", re.I
+)
+
+
+def _date_right_after(info: SentenceInfo, q: Quantity) -> DateRef | None:
+    """A date written right after the value ("to 2.00% in June 2025") is the value's own."""
+    base = info.sentence.start
+    for d in info.dates:
+        if d.start >= q.end and d.role not in {"current", "after"}:
+            gap = info.text[q.end - base : d.start - base]
+            return d if _OWN_DATE_GAP.fullmatch(gap) else None
+    return None
+
+
+def _other_banks_cell(
+    info: SentenceInfo, d: DateRef, q: Quantity, s: _Series, kb: KnowledgeBase
+) -> bool:
+    """In a table row, the date sits in another cell than the value, and that cell or its
+    column header names only banks or rates other than the value's: it dates their decision."""
+    lay = info.layout
+    if lay.kind != "table_row" or not s.series:
+        return False
+    cell = lay.cell_index(d.start)
+    if cell is None or cell == lay.cell_index(q.start):
+        return False
+    named = [
+        e for m in info.mentions if lay.cell_index(m.start) == cell and (e := m.of_type(ISSUERS))
+    ]
+    header = lay.column_at(d.start).lower()
+    if header:
+        for ent in (*kb.entities_of_type("CentralBank"), *kb.entities_of_type("PolicyRate")):
+            if any(len(n) >= 3 and re.search(rf"(?<!\w){re.escape(n.lower())}(?!\w)", header)
+                   for n in ent.names()):  # fmt: skip
+                named.append(ent.id)
+    if not named:
+        return False
+    mine = set(s.series)
+    return all(not mine & set(series_of(s.mention, e, kb, "cell").series) for e in named)
 
 
 def series_of(m: Mention, eid: str, kb: KnowledgeBase, source: str) -> _Series:

@@ -28,7 +28,11 @@ _OBLIGATION = frozenset({"ReportingObligation"})
 _ARROW = re.compile(r"→|->|⇒|=")
 _INSTITUTIONS = {
     "bank": re.compile(r"\bbanks?\b|depository\s+institutions?", re.I),
-    "money services business": re.compile(r"\bmoney\s+services?\s+business\w*|\bMSBs?\b", re.I),
+    "money services business": re.compile(
+        r"\bmoney\s+services?\s+business\w*|\bMSBs?\b|\bmoney\s+transmitt\w+|\bcheck\s+cash\w+|"
+        r"\bcurrency\s+(?:exchangers?|dealers?)",
+        re.I,
+    ),
     "casino": re.compile(r"\bcasinos?\b|card\s+clubs?", re.I),
     "broker": re.compile(r"\bbroker-?dealers?\b|\bsecurities\s+(?:firms?|brokers?)\b", re.I),
 }
@@ -57,7 +61,12 @@ def threshold_claims(  # type: ignore[no-untyped-def]
         bound = asked[:3] if asked is not None else _obligation(info, q, kb)
         if bound is None:
             continue
+        if _OTHER_CATEGORY.search(" ".join((text[a:b], info.layout.row_label))):
+            continue  # "Known or suspected crime, no suspect identified | $25,000": 12 CFR 21.11
         m, eid, source = bound
+        acts = _cited_obligations(text, kb)
+        if acts and eid not in acts:
+            continue  # the clause or row cites the act of another obligation than the one named
         c = base_claim(info, cr, (m, eid), kb, domain, format_quantity(q), None, q.start)
         c.quantity = q
         if DENIED_VALUE.search(text, max(0, q.start - base - 30), q.start - base):
@@ -87,6 +96,16 @@ def threshold_claims(  # type: ignore[no-untyped-def]
 _OPENS_ANSWER = re.compile(
     r"^[\s*_]*(?:(?:A|Answer)\s*[:.]\s*|(?:it(?:'s|\s+is)|that(?:'s|\s+is)|the\s+(?:\w+\s+)?"
     r"threshold\s+is)\s+)?[\s*_]*$",
+    re.I,
+)
+
+
+# Categories that bank regulators' own SAR rules (12 CFR 21.11, 208.62, 353.3) set apart with
+# their own amounts; the graph holds the BSA thresholds (31 CFR 1020.320 ...) only
+_OTHER_CATEGORY = re.compile(
+    r"\b(?:(?:no\s+)?suspects?\s+(?:(?:is|was|has\s+been|can\s+be)\s+)?(?:identified|known|"
+    r"unknown)|(?:no|without\s+an?|regardless\s+of\s+(?:a|whether\s+a))\s+suspect|"
+    r"insider\s+abuse|known\s+or\s+suspected\s+(?:federal\s+)?crim\w+)\b",
     re.I,
 )
 
@@ -155,15 +174,64 @@ def _obligation(
     cited = _cited(info, q, kb, text_of=info.text[a:b])
     if cited is not None:  # "Under 31 CFR 1010.410(f) this applies to transmittals of ..."
         return cited
+    described = _border_declaration(info, q, kb)
+    if described is not None:  # "travellers entering the EU with EUR 10,000 or more must declare"
+        return described
     if lay.label_end is not None:
         labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
         if labelled:
             return labelled[-1][0], labelled[-1][1], "label"
-    for mentions in info.heading_mentions[:1]:
+    for level, mentions in enumerate(info.heading_mentions):  # innermost naming an obligation
         found = [(m, e) for m in mentions if (e := m.of_type(_OBLIGATION))]
+        if level and _REPORT_NOUN.search(info.text):
+            return None  # "CTRs (for cash over $10,000)": the line names a report of its own
         if len({e for _, e in found}) == 1:
             return found[0][0], found[0][1], "heading"
+        if found:
+            return None
     return None
+
+
+_REPORT_NOUN = re.compile(
+    r"\b(?:reports?|reporting|CTRs?|SARs?|FBARs?|CMIRs?|Forms?\s+\d+|FinCEN\s+Form)\b", re.I
+)
+
+
+# A cash declaration at a border, described instead of named: carrying cash across the border
+# of one jurisdiction and declaring it (31 CFR 1010.340; Regulation (EU) 2018/1672, Art. 3)
+_DECLARE = re.compile(r"\b(?:declar\w+|report\w*|file|filing)\b", re.I)
+_CASH = re.compile(r"\b(?:cash|currency|monetary\s+instruments?|banknotes)\b", re.I)
+_CROSSING = re.compile(
+    r"\b(?:into\s+or\s+out\s+of|enter\w*|leav\w+|arriv\w+|depart\w+|bring\w*|carry\w*|"
+    r"transport\w*|travel\w*|crossing|at\s+the\s+border|fl(?:y|ying|ies|ew)\s+(?:into|out\s+of|to|from))\b",
+    re.I,
+)
+_BORDERS = {
+    "obligation:us-cmir": re.compile(
+        r"\b(?:the\s+United\s+States|the\s+U\.?S\.?|the\s+US|U\.S\.\s+Customs|CBP)(?!\w)"
+    ),
+    "obligation:eu-cash-declaration": re.compile(
+        r"\b(?:the\s+European\s+Union|the\s+EU|the\s+Union)\b"
+    ),
+}
+
+
+def _border_declaration(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str] | None:
+    """The border cash declaration a sentence describes: declaring cash carried across the
+    border of exactly one jurisdiction whose declaration the graph holds."""
+    text = info.text
+    if not (_DECLARE.search(text) and _CASH.search(text) and _CROSSING.search(text)):
+        return None
+    found = [eid for eid, pat in _BORDERS.items() if pat.search(text) and kb.entity(eid)]
+    if len(found) != 1:
+        return None
+    return (
+        Mention(q.start, q.end, q.text, (found[0],), ("ReportingObligation",)),
+        found[0],
+        "described",
+    )
 
 
 _CFR = re.compile(
@@ -188,8 +256,17 @@ def _sections(kb: KnowledgeBase) -> dict[str, set[str]]:
     return _SECTIONS.get((kb,), build)
 
 
+_EU_ACT = re.compile(
+    r"\b(?P<kind>Regulation|Directive)\s*\((?:EU|EC|EEC)\)\s*(?:No\.?\s*)?(?P<num>\d{2,4}/\d{1,4})",
+    re.I,
+)
+
+
 def _cfr_keys(text: str) -> list[str]:
-    keys, title = [], None
+    """Legal-basis keys in ``text``: "31 CFR 1010.410(f)" sections with their paragraphs, and
+    EU acts by number ("Regulation (EU) 2018/1672" → "EU regulation 2018/1672")."""
+    keys = [f"EU {m.group('kind').lower()} {m.group('num')}" for m in _EU_ACT.finditer(text)]
+    title = None
     for m in _CFR.finditer(text):
         if m.group("title"):
             title = m.group("title")
@@ -210,12 +287,28 @@ def _cited(
         found = {o for key in _cfr_keys(text) for o in index.get(key, ())}
         if len(found) == 1:
             eid = next(iter(found))
-            cite = _CFR.search(text)
+            cite = _CFR.search(text) or _EU_ACT.search(text)
             name = cite.group(0) if cite else eid
             return Mention(q.start, q.end, name, (eid,), ("ReportingObligation",)), eid, "citation"
         if found:
             return None
     return None
+
+
+_SUPERSEDED = re.compile(
+    r"\b(?:replac\w*|supersed\w*|repeal\w*|formerly|previously|succeed\w*|in\s+place\s+of)\b"
+    r"[^;|)]*",
+    re.I,
+)
+
+
+def _cited_obligations(text: str, kb: KnowledgeBase) -> set[str]:
+    """The obligations whose legal basis the text cites as its own: "Regulation (EC) No
+    1889/2005 (replaced by Regulation (EU) 2018/1672 in 2021)" cites the 2005 rule; the act
+    named after "replaced by / replacing / formerly" is the other rule of the same row."""
+    own = _SUPERSEDED.sub(" ", text)
+    index = _sections(kb)
+    return {o for key in _cfr_keys(own) for o in index.get(key, ())}
 
 
 def _named_in(text: str, kb: KnowledgeBase) -> str | None:
