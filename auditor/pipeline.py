@@ -172,6 +172,7 @@ class Auditor:
         resolver = Resolver(index=self.legal_index.scotus)
         for info in ex.sentences:
             check_deadline()
+            spans = sorted((r.start, r.end) for r in info.citations)
             for ref in info.citations:
                 self._one_citation(
                     ref,
@@ -184,6 +185,7 @@ class Auditor:
                     checks,
                     mentions=info.mentions,
                     resolver=resolver,
+                    spans=(spans, info.sentence.start),
                 )
             for ident in info.identifiers:
                 if id_rule is not None:
@@ -228,6 +230,7 @@ class Auditor:
         record_claim: bool = True,
         mentions: list[Mention] | None = None,
         resolver: Resolver | None = None,
+        spans: tuple[list[tuple[int, int]], int] | None = None,
     ) -> None:
         if ref.kind == "case" and ref.form == "slip":
             return  # a slip-opinion cite has no page: nothing to check
@@ -253,7 +256,9 @@ class Auditor:
             if resolver is not None:
                 resolver.add(ref, chk)
         elif ref.kind == "statute" and statute_rule is not None:
-            c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain)
+            where, offset = spans or (None, 0)
+            c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain,
+                                   where, offset)  # fmt: skip
         elif ref.kind == "regulation":
             checks.append(check_regulation(ref, self.kb))
             return

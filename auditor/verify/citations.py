@@ -47,6 +47,7 @@ from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
 from auditor.verify.legal.names import same_case, sides
 from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
+from auditor.verify.legal.statute_subject import compare, scope_of
 from knowledge_graphs.scotus import SOURCE, reporter_key, us_volume
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
@@ -270,8 +271,19 @@ def _same_case(name: str, cid: str, kb: KnowledgeBase) -> bool:
 
 
 def check_statute(
-    ref: CitationRef, sentence: str, kb: KnowledgeBase, ix: LegalIndex, rule: Rule, domain: str
+    ref: CitationRef,
+    sentence: str,
+    kb: KnowledgeBase,
+    ix: LegalIndex,
+    rule: Rule,
+    domain: str,
+    spans: list[tuple[int, int]] | None = None,
+    offset: int = 0,
 ) -> tuple[Claim, CitationCheck]:
+    """Check a statute citation: the section exists, and what the sentence says it is for is
+    its subject (:mod:`auditor.verify.legal.statute_subject`). ``spans`` are the text offsets
+    of every citation in the sentence, in order (this one included), ``offset`` the
+    sentence's own; without spans the citation's text is looked up in the sentence."""
     section = (ref.section or "").lower()
     base = re.sub(r"\(.*$", "", section)
     sid = ix.statutes.get((str(ref.title), ref.reporter or "", section)) or ix.statutes.get(
@@ -293,63 +305,37 @@ def check_statute(
         unverifiable(claim, "no such section in the graph")
         return claim, _check(ref, "unverified", "not_in_index", claim.reason or "")
     facts = kb.facts_about(sid, "sectionHeading") + kb.facts_about(sid, "statuteSubject")
-    low = sentence.lower().replace("-", " ")
-    said = _phrases_in(low, ix)
-    own = [p for p in said if sid in ix.subjects[p]]
-    at = low.find(ref.text.lower().replace("-", " "))
     heading = " ".join(str(f.literal or "") for f in facts)
-    foreign = [  # another statute's subject named right by the citation ("wire fraud under")
-        p for p in said
-        if sid not in ix.subjects[p] and " " in p and _near(low, p, at, len(ref.text))
-        and not _shares_stems(p, heading)  # "currency transaction reports" fits "reports of
-    ]  # fmt: skip  # transactions in currency": the regulation implementing the same statute
-    if own or foreign:
-        claim.object = (own or foreign)[0]
-    if foreign and not own:
-        others = sorted({s for p in foreign for s in ix.subjects[p]})
+    ent = kb.entity(sid)
+    own_phrases = {a for a in (ent.aliases if ent else ()) if not a[:1].isdigit()}
+    local = [(a - offset, b - offset) for a, b in spans or []]
+    here = next((i for i, (a, _) in enumerate(local) if a == ref.start - offset), None)
+    if here is None:
+        at = sentence.find(ref.text)
+        local = [(at, at + len(ref.text))] if at >= 0 else [(len(sentence), len(sentence))]
+        here = 0
+    match = compare(scope_of(sentence, local, here), sid, heading, own_phrases, ix)
+    claim.object = match.phrase
+    about = facts[-1].literal if facts else "?"
+    if match.kind == "foreign":
         contradict(
             claim,
             facts,
             kb,
-            f"{label_of(kb, sid)} is about {facts[0].literal if facts else '?'}; "
-            f"'{foreign[0]}' is {', '.join(label_of(kb, o) for o in others[:2])}",
+            f"{label_of(kb, sid)} is about {about}; "
+            f"'{match.phrase}' is {', '.join(label_of(kb, o) for o in match.others[:2])}",
             "wrong_entity",
             rule,
         )
         return claim, _check(ref, "contradicted", "misattributed", claim.reason or "")
-    support(claim, facts, kb, "the section exists" + (" and its subject matches" if own else ""))
+    if match.kind == "uncompared":
+        why = (f"what the text says the section is for ('{match.said}') could not be "
+               f"matched to its subject ({about})")  # fmt: skip
+        unverifiable(claim, f"the section exists, but {why}")
+        return claim, _check(ref, "verified", "in_graph", f"the section exists; {why}")
+    tail = " and its subject matches" if match.kind == "own" else " (nothing is said of its subject)"
+    support(claim, facts, kb, "the section exists" + tail)
     return claim, _check(ref, "verified", "in_graph", claim.reason or "")
-
-
-NEAR_CHARS = 80
-
-
-def _shares_stems(phrase: str, heading: str) -> bool:
-    """The phrase is another wording of the heading: every content word's stem is in it."""
-
-    def stems(t: str) -> set[str]:
-        return {w[:6] for w in re.findall(r"[a-z]{4,}", t.lower())}
-
-    words = stems(phrase)
-    return bool(words) and words <= stems(heading)
-
-
-def _near(low: str, phrase: str, at: int, width: int) -> bool:
-    """``phrase`` occurs within ``NEAR_CHARS`` of the citation at ``at`` (unknown: anywhere)."""
-    if at < 0:
-        return True
-    lo, hi = max(0, at - NEAR_CHARS), at + width + NEAR_CHARS
-    return phrase in low[lo:hi]
-
-
-def _phrases_in(low: str, ix: LegalIndex) -> list[str]:
-    """Every statute subject phrase in the sentence (overlapping phrases included)."""
-    if ix.subject_pattern is None:
-        return []
-    found = {m.group(0) for m in ix.subject_pattern.finditer(low)}
-    # shorter phrases inside a longer match ("wire fraud" in "mail or wire fraud") count too
-    found |= {p for p in ix.subjects if len(p) > 6 and any(p in f for f in found)}
-    return sorted(found)
 
 
 def check_regulation(ref: CitationRef, kb: KnowledgeBase) -> CitationCheck:
