@@ -333,7 +333,9 @@ def check_statute(
                f"matched to its subject ({about})")  # fmt: skip
         unverifiable(claim, f"the section exists, but {why}")
         return claim, _check(ref, "verified", "in_graph", f"the section exists; {why}")
-    tail = " and its subject matches" if match.kind == "own" else " (nothing is said of its subject)"
+    tail = (
+        " and its subject matches" if match.kind == "own" else " (nothing is said of its subject)"
+    )
     support(claim, facts, kb, "the section exists" + tail)
     return claim, _check(ref, "verified", "in_graph", claim.reason or "")
 

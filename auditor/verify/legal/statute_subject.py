@@ -30,14 +30,17 @@ from auditor.verify.legal.index import LegalIndex
 
 # words that say nothing about what a section is for
 _FILLER = frozenset(
-    """see also under pursuant codified found located contained provided provides provision
+    re.findall(
+        r"\w+",
+        """see also under pursuant codified found located contained provided provides provision
     provisions section sections statute statutes title code federal united states usc cfr
     this that these those with from which where there their them they then than into onto
     upon about also each other such same here what when while whose will would shall should
     could must been being have having does done make makes made apply applies applied
     applying governed governs govern generally specifically particularly including include
     includes especially notably rule rules part parts paragraph subsection clause clauses
-    regulation regulations law laws legal separate paragraph well only just more most""".split()
+    regulation regulations law laws legal separate paragraph well only just more most""",
+    )
 )
 # the section is named as the provision violated, not as the source of the rule
 _VIOLATED = re.compile(r"\b(?:violat\w*|breach\w*|predicate|contraven\w*|infring\w*)\b", re.I)
