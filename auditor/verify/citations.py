@@ -46,7 +46,7 @@ from auditor.verify.common import contradict, evidence, label_of, support, unver
 from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
 from auditor.verify.legal.names import same_case, sides
-from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
+from auditor.verify.legal.scotus import SCOTUS_REPORTERS, ScotusVerdict, check_scotus
 from auditor.verify.legal.statute_subject import compare, scope_of
 from knowledge_graphs.scotus import SOURCE, reporter_key, us_volume
 from knowledge_graphs.store import KnowledgeBase
@@ -212,7 +212,10 @@ def _named_in_graph(
     ]  # fmt: skip
     ent = kb.entity(named)
     year = int(ent.attrs["year"]) if ent and ent.attrs.get("year") else None
-    if not same_reporter and ref.year and year and ref.year != year:
+    supreme = reporter_key(ref.reporter or "") in SCOTUS_REPORTERS
+    if not same_reporter and supreme and ref.year and year and ref.year != year:
+        # only a reporter of the named (Supreme Court) case's court can date it: "In re X,
+        # 133 Cal. App. 4th 624 (2005)" names a state case, whatever name it shares
         why = f"{label_of(kb, named)} was decided in {year}, not {ref.year}"
         contradict(claim, kb.facts_about(named, "decided"), kb, why, "wrong_date", rule)
         return claim, _check(ref, "contradicted", "wrong_year", why)
