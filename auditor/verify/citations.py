@@ -27,6 +27,9 @@ unverified    valid_format            identifier checksum valid (issuance cannot
 unverified    parallel_mismatch       a parallel citation disagrees with SCDB's (SCDB's
                                       parallel cites have known errors: never contradicts)
 unverified    unresolved              a short form / Id. / supra with no antecedent found
+unverified    name_mismatch           a bare name written before the citation ("in Roe,
+                                      505 U.S. 833") is not the case there (it may be no
+                                      case name at all, so it does not contradict)
 unverified    resolved                a back-reference to an unverified citation
 ============  ======================  =====================================================
 
@@ -68,7 +71,14 @@ REASONS = {
         }
     ),
     "unverified": frozenset(
-        {"not_in_index", "valid_format", "parallel_mismatch", "unresolved", "resolved"}
+        {
+            "not_in_index",
+            "valid_format",
+            "parallel_mismatch",
+            "unresolved",
+            "resolved",
+            "name_mismatch",
+        }
     ),
 }
 HALLUCINATION = {
@@ -112,6 +122,14 @@ def check_case(
         return _check_short_form(ref, kb, ix, claim)
     if (us := us_volume(ref.volume or 0, ref.reporter or "")) is not None:
         ref = replace(ref, volume=us, reporter="U.S.")  # "6 Wheat. 264" is 19 U.S. 264
+    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
+        named_hint = None  # a (fuzzy) link that the written name does not bear out
+    if not ref.case_name and not named_hint and ref.written_name:
+        return _check_written_name(ref, kb, ix, rule, as_of, domain, online)
+    if named_hint and not ref.case_name:
+        # "Miranda (347 U.S. 483)", "in Miranda, 347 U.S. 483": the name the text gives the
+        # citation is the case named right before it, and is compared like a parsed name
+        ref = replace(ref, case_name=label_of(kb, named_hint))
     proof = impossible(ref, kb, ix)
     if proof:
         reason, why = proof
@@ -125,8 +143,6 @@ def check_case(
     if verdict is not None:
         return _scotus(ref, verdict, claim, rule)
     named = ix.by_name.get(" ".join(tokens(ref.case_name))) if ref.case_name else None
-    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
-        named_hint = None  # a (fuzzy) link that the written name does not bear out
     if (named := named or named_hint) is not None:
         got = _named_in_graph(ref, kb, named, claim, rule)
         if got is not None:
@@ -138,6 +154,28 @@ def check_case(
     why = "well-formed citation that no source here holds: it could not be checked"
     unverifiable(claim, why)
     return claim, _check(ref, "unverified", "not_in_index", why)
+
+
+def _check_written_name(
+    ref: CitationRef,
+    kb: KnowledgeBase,
+    ix: LegalIndex,
+    rule: Rule,
+    as_of: date,
+    domain: str,
+    online: Any,
+) -> tuple[Claim, CitationCheck]:
+    """A bare name before the citation ("in Roe, 505 U.S. 833"): checked as the case name; a
+    match verifies it, but a mismatch — the name may be a judge, a party or no name at all —
+    leaves it unverified (``name_mismatch``), never verified under another case's name."""
+    named = replace(ref, case_name=ref.written_name, written_name=None)
+    claim, chk = check_case(named, kb, ix, rule, as_of, domain, None, online)
+    if chk.outcome == "contradicted" and chk.reason in {"misattributed", "nonexistent"}:
+        why = (f"the name written before the citation ('{ref.written_name}') does not fit it: "
+               f"{chk.detail}")  # fmt: skip
+        unverifiable(claim, why)
+        chk = _check(ref, "unverified", "name_mismatch", why, chk.case)
+    return claim, chk
 
 
 def _scotus(
