@@ -369,9 +369,12 @@ def check_statute(
             rule,
         )
         return claim, _check(ref, "contradicted", "misattributed", claim.reason or "")
-    if match.kind == "uncompared":
+    if match.kind in {"uncompared", "mixed"}:
         why = (f"what the text says the section is for ('{match.said}') could not be "
-               f"matched to its subject ({about})")  # fmt: skip
+               f"matched to its subject ({about})") if match.kind == "uncompared" else (
+               f"the text names both its subject ('{match.phrase}') and another section's "
+               f"('{match.said}', {label_of(kb, match.others[0])}): which one it is cited "
+               "for cannot be told")  # fmt: skip
         unverifiable(claim, f"the section exists, but {why}")
         return claim, _check(ref, "verified", "in_graph", f"the section exists; {why}")
     tail = (

@@ -92,11 +92,12 @@ def _phrases(text: str) -> list[str]:
 
 def _alias_phrase(alias: str) -> str | None:
     """A statute's alias as a subject phrase: several words, not a citation ("18 U.S.C.
-    1341"), not the name of a whole act ("Racketeer Influenced and Corrupt Organizations
-    Act", "Title VII": an act spans many sections), without a trailing "statute" ("mail
+    1341") or a provision's number ("Rule 10b-5", "Section 10(b)": they name a provision, not
+    what it is about), not the name of a whole act ("Racketeer Influenced and Corrupt
+    Organizations Act", "Title VII": an act spans many sections), without a trailing "statute" ("mail
     fraud statute" gives "mail fraud")."""
     t = re.sub(r"\s+statute$", "", alias.lower().replace("-", " ").strip())
-    if re.match(r"^\d", t) or re.search(r"\bact\b|^title\b", t) or " " not in t or len(t) <= 6:
+    if re.search(r"\d|\bact\b|^title\b", t) or " " not in t or len(t) <= 6:
         return None
     return t
 

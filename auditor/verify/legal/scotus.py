@@ -2,10 +2,8 @@
 
 * The page starts a case: the claimed name must be that case (else *misattributed*, naming
   both) and the year its decision year (else *wrong_year*).
-* The page starts no case but lies inside the span of a case the name does not denote
-  (between two first pages of a U.S. Reports volume the index holds completely):
-  *nonexistent* — no case begins there. Inside the named case's own pages it is a pinpoint
-  (*verified*; its year can still be a *wrong_year*).
+* The page starts no case but lies inside one's span (between two first pages of a U.S.
+  Reports volume the index holds completely): *nonexistent* — no case begins there.
 * Anything the index cannot place — a volume it lacks, a volume whose cases are not all
   indexed yet (Terms 2016+), a page past the volume's last first page (orders, in-chambers
   opinions), a non-first page in S. Ct. / L. Ed. (SCDB's parallel cites have known errors) —
@@ -88,30 +86,15 @@ def check_scotus(
         else f"page {page} comes before the volume's first case"
     )
     if name and holder and same_case(name, holder.name, holder.aliases):
-        return _pinpoint(holder, year, cite)
-    elsewhere = named_elsewhere(name, ix, exclude=holder) if name else []
-    also = f"; {name} is {describe(elsewhere[0])}" if elsewhere else ""
+        elsewhere, also = [], f"; {title(holder.name)} begins at {holder.cite}"
+    else:
+        elsewhere = named_elsewhere(name, ix, exclude=holder) if name else []
+        also = f"; {name} is {describe(elsewhere[0])}" if elsewhere else ""
     return ScotusVerdict(
         "contradicted",
         "nonexistent",
         f"no Supreme Court case begins at {cite}: {where}{also}",
         [holder] if holder else elsewhere[:1],
-    )
-
-
-def _pinpoint(holder: ScotusCase, year: int | None, cite: str) -> ScotusVerdict:
-    """A page inside the named case's own pages ("Miranda v. Arizona, 384 U.S. 444"): the
-    citation points into that case, as a pinpoint does; only its year can still be wrong."""
-    if year is not None and holder.year != year:
-        return ScotusVerdict(
-            "contradicted",
-            "wrong_year",
-            f"{title(holder.name)} ({holder.cite}, which {cite} lies in) was decided on "
-            f"{holder.decided.isoformat()}, not in {year}",
-            [holder],
-        )
-    return ScotusVerdict(
-        "verified", "pinpoint", f"{cite} is a page of {describe(holder)} in SCDB", [holder]
     )
 
 

@@ -6,7 +6,9 @@ citation speaks for is its *scope*: the sentence between the previous citation a
 one (cut at a semicolon), so "mail fraud is codified at § 1341, and wire fraud at § 1341"
 gives each citation its own crime. In that scope:
 
-* ``own`` — a subject phrase, heading phrase or alias of this section is named: supported;
+* ``own`` — a subject phrase, heading phrase or alias of this section is named (and no other
+  section's): supported; ``mixed`` — its own and another's: unverifiable (which one the
+  citation is for cannot be told);
 * ``foreign`` — a phrase that is another section's subject (and no wording of this one's
   heading) is named, and the section is cited as the source ("under", "at", "codified in"),
   not as the provision violated ("for violating § 1962(c)"): contradicted;
@@ -53,10 +55,10 @@ _WORD = re.compile(r"[a-z][a-z'’]{3,}")
 class SubjectMatch:
     """How the scope of one citation relates to the cited section's subject."""
 
-    kind: str  # own | foreign | unstated | uncompared
-    phrase: str | None = None  # the phrase named (own / foreign)
+    kind: str  # own | foreign | mixed | unstated | uncompared
+    phrase: str | None = None  # the phrase named (own / foreign; mixed: its own)
     others: tuple[str, ...] = ()  # the sections a foreign phrase belongs to
-    said: str = ""  # the scope's own words (uncompared)
+    said: str = ""  # the scope's own words (uncompared); mixed: the foreign phrase
 
 
 def scope_of(sentence: str, spans: list[tuple[int, int]], i: int) -> str:
@@ -97,16 +99,21 @@ def compare(
     said = phrases_in(low, ix)
     own = [p for p in said if sid in ix.subjects.get(p, set()) or p in own_phrases]
     own += [p for p in own_phrases if p not in own and _contains(low, p)]
-    if own:
-        return SubjectMatch("own", max(own, key=len))
     foreign = [
         p for p in said
         if sid not in ix.subjects.get(p, set())
+        and not any(p in o for o in own)  # "treble damages" inside "private treble damages
+        # antitrust actions" (15 U.S.C. § 15) is that section's own phrase
         and len(ix.subjects.get(p, ())) == 1  # "criminal penalties" heads several sections
         and (" " in p or _whole_subject(p, ix))
         and not shares_stems(p, heading)  # "currency transaction reports" is a wording of
     ]  # fmt: skip  # "reports on ... currency transactions": the same statute's subject
     words = content_words(low)
+    if own and foreign:  # word salad or a list of crimes: which one it is cited for is unclear
+        p = max(foreign, key=len)
+        return SubjectMatch("mixed", max(own, key=len), tuple(sorted(ix.subjects[p])), p)
+    if own:
+        return SubjectMatch("own", max(own, key=len))
     if foreign and not _VIOLATED.search(low):
         p = max(foreign, key=len)
         return SubjectMatch("foreign", p, tuple(sorted(ix.subjects[p])))
