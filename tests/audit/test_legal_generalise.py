@@ -21,6 +21,7 @@ from auditor.extract.garbled import garbled
 
 NOW = "2025-08-01"
 
+# fmt: off
 STATUTES = [
     # (id, text, section cited, verdict of its statuteSubject claim)
     # -- wrong supports: a real section for another section's crime ----------------------
@@ -70,6 +71,7 @@ STATUTES = [
      "exemption such as Rule 506 of Regulation D, 17 C.F.R. § 230.506.", "77e",
      "not-contradicted"),
 ]
+# fmt: on
 
 
 def _statute_claim(result, key: str):  # type: ignore[no-untyped-def]
@@ -95,6 +97,7 @@ def test_statute_subject(auditor_obj, text: str, section: str, want: str) -> Non
     assert _holds(claim.verdict, want), (claim.verdict, claim.reason)
 
 
+# fmt: off
 CASES = [
     # (id, text, outcome of the case citation, reason or None)
     # -- a swapped citation under another case's name ----------------------------------
@@ -133,6 +136,7 @@ CASES = [
     ("frd-before-the-rules", "Smith v. Jones, 1 F.R.D. 200 (D. Mass. 1936).", "contradicted",
      "impossible_date"),
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize(("text", "outcome", "reason"), [r[1:] for r in CASES],
@@ -150,6 +154,7 @@ def test_state_family_case_is_not_the_supreme_court_case(auditor_obj) -> None:
         assert not [c for c in res.claims if c.subject == "case:424 U.S. 319"], res.to_dict()
 
 
+# fmt: off
 OVERRULING = [
     # (id, text, subject case, verdict of its overruledBy claim)
     ("wrong-overruled-active", "Gideon v. Wainwright expressly overruled Powell v. Alabama.",
@@ -177,6 +182,7 @@ OVERRULING = [
     ("per-plessy", "Per Plessy v. Ferguson, states may require separate railway cars.",
      "case:163 U.S. 537", "contradicted"),
 ]
+# fmt: on
 
 
 @pytest.mark.parametrize(("text", "subject", "want"), [r[1:] for r in OVERRULING],
