@@ -101,9 +101,11 @@ def check_case(
     domain: str,
     named_hint: str | None = None,
     online: Any = None,
+    hint_is_name: bool = False,
 ) -> tuple[Claim, CitationCheck]:
     """Check one full or short-form case citation; ``named_hint`` is the curated case the
-    linker found in its name, ``online`` an optional CourtListener client."""
+    linker found in its name, ``online`` an optional CourtListener client; ``hint_is_name``:
+    the hint is the whole name the text gives a citation that has no parsed name."""
     claim = Claim(
         text=ref.text,
         start=ref.start,
@@ -124,9 +126,9 @@ def check_case(
         ref = replace(ref, volume=us, reporter="U.S.")  # "6 Wheat. 264" is 19 U.S. 264
     if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
         named_hint = None  # a (fuzzy) link that the written name does not bear out
-    if not ref.case_name and not named_hint and ref.written_name:
+    if not ref.case_name and not hint_is_name and ref.written_name:
         return _check_written_name(ref, kb, ix, rule, as_of, domain, online)
-    if named_hint and not ref.case_name:
+    if named_hint and hint_is_name and not ref.case_name:
         # "Miranda (347 U.S. 483)", "in Miranda, 347 U.S. 483": the name the text gives the
         # citation is the case named right before it, and is compared like a parsed name
         ref = replace(ref, case_name=label_of(kb, named_hint))
@@ -170,7 +172,7 @@ def _check_written_name(
     leaves it unverified (``name_mismatch``), never verified under another case's name."""
     named = replace(ref, case_name=ref.written_name, written_name=None)
     claim, chk = check_case(named, kb, ix, rule, as_of, domain, None, online)
-    if chk.outcome == "contradicted" and chk.reason in {"misattributed", "nonexistent"}:
+    if chk.outcome == "contradicted" and chk.reason == "misattributed":
         why = (f"the name written before the citation ('{ref.written_name}') does not fit it: "
                f"{chk.detail}")  # fmt: skip
         unverifiable(claim, why)
