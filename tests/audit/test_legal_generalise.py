@@ -167,6 +167,12 @@ OVERRULING = [
      "case:517 U.S. 620", "contradicted"),
     ("wrong-overruler-of-overruled", "Obergefell v. Hodges overruled Bowers v. Hardwick.",
      "case:478 U.S. 186", "contradicted"),
+    ("wrong-overruler-same-opinion", "Obergefell v. Hodges, 576 U.S. 644 (2015), recognised a "
+     "right to marry. In the same opinion, the Court formally overruled Bowers v. Hardwick.",
+     "case:478 U.S. 186", "contradicted"),
+    ("right-overruler-that-decision", "Lawrence v. Texas, 539 U.S. 558 (2003), struck down the "
+     "law. In that decision, the Court overruled Bowers v. Hardwick.", "case:478 U.S. 186",
+     "supported"),
     ("right-overruled", "Gideon v. Wainwright overruled Betts v. Brady.", "case:316 U.S. 455",
      "supported"),
     ("denied-overruling", "Gideon did not overrule Powell v. Alabama.", "case:287 U.S. 45",
