@@ -187,6 +187,14 @@ OVERRULING = [
      "a remote seller to collect sales tax.", "case:504 U.S. 298", "contradicted"),
     ("per-plessy", "Per Plessy v. Ferguson, states may require separate railway cars.",
      "case:163 U.S. 537", "contradicted"),
+    ("pursuant-to-chevron", "Pursuant to Chevron, courts must defer to reasonable agency "
+     "interpretations.", "case:467 U.S. 837", "contradicted"),
+    ("test-of-lemon", "Courts evaluate religious displays under the test of Lemon v. Kurtzman.",
+     "case:403 U.S. 602", "contradicted"),
+    ("according-to-apodaca", "According to Apodaca v. Oregon, a state may convict on a 10-2 "
+     "verdict.", "case:406 U.S. 404", "contradicted"),
+    ("under-grutter-negated", "Under Grutter v. Bollinger, a law school may not use quotas.",
+     "case:539 U.S. 306", "contradicted"),
 ]
 # fmt: on
 
