@@ -7,6 +7,7 @@ any number of texts; ``auditor.audit`` uses a process-wide one built from the se
 from __future__ import annotations
 
 import gc
+import re
 import threading
 from collections import Counter
 from datetime import date
@@ -196,6 +197,7 @@ class Auditor:
         resolver = Resolver(index=self.legal_index.scotus)
         for info in ex.sentences:
             check_deadline()
+            spans = sorted((r.start, r.end) for r in info.citations)
             for ref in info.citations:
                 self._one_citation(
                     ref,
@@ -208,6 +210,7 @@ class Auditor:
                     checks,
                     mentions=info.mentions,
                     resolver=resolver,
+                    spans=(spans, info.sentence.start),
                 )
             for ident in info.identifiers:
                 if id_rule is not None:
@@ -252,6 +255,7 @@ class Auditor:
         record_claim: bool = True,
         mentions: list[Mention] | None = None,
         resolver: Resolver | None = None,
+        spans: tuple[list[tuple[int, int]], int] | None = None,
     ) -> None:
         if ref.kind == "case" and ref.form == "slip":
             return  # a slip-opinion cite has no page: nothing to check
@@ -264,6 +268,7 @@ class Auditor:
                     return
                 if ref.form in {"id", "supra"}:
                     return  # "Id." after a statute, or nothing to point at: not a case cite
+            hint = self._named_case(ref, mentions)
             c, chk = check_case(
                 ref,
                 self.kb,
@@ -271,13 +276,17 @@ class Auditor:
                 cite_rule,
                 day,
                 domain,
-                self._named_case(ref, mentions),
+                hint,
                 online=self.online_citations,
+                hint_is_name=hint is not None
+                and self._names_alone(ref, mentions, sentence, spans[1] if spans else 0),
             )
             if resolver is not None:
                 resolver.add(ref, chk)
         elif ref.kind == "statute" and statute_rule is not None:
-            c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain)
+            where, offset = spans or (None, 0)
+            c, chk = check_statute(ref, sentence, self.kb, self.legal_index, statute_rule, domain,
+                                   where, offset)  # fmt: skip
         elif ref.kind == "regulation":
             checks.append(check_regulation(ref, self.kb))
             return
@@ -309,6 +318,23 @@ class Auditor:
                 return None
             return cid
         return None
+
+    @staticmethod
+    def _names_alone(
+        ref: CitationRef, mentions: list[Mention] | None, sentence: str, offset: int
+    ) -> bool:
+        """The case mention right before a citation with no parsed name is the whole name
+        the text gives it: an exact link (not fuzzy: "Roemer" is not Romer v. Evans), not
+        the second side of an unparsed "A v. B" name."""
+        if ref.case_name:
+            return False
+        for m in mentions or []:
+            if "Case" in m.types and 0 <= ref.start - m.end <= 3:
+                if m.fuzzy_score is not None:
+                    return False
+                head = sentence[: max(0, m.start - offset)]
+                return not re.search(r"\bv(?:s)?\.?\s+[*_]*$", head)
+        return False
 
     def case_name_ok(self, name: str, cid: str) -> bool:
         """Whether the full case name ``name`` can denote the curated case ``cid``."""

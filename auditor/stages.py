@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
 from auditor.extract.fuzzy.evidence import annotate_claims
+from auditor.extract.garbled import garbled
 from auditor.score import score as score_claims
 from auditor.types import AuditResult, CitationCheck, Claim, Mention
 from auditor.verify import Context, verify_claims
+from auditor.verify.common import unverifiable
 from auditor.verify.literal import brand_claims
 from auditor.version import AUDITOR_VERSION
 from knowledge_graphs.model import DOMAINS
@@ -163,10 +165,30 @@ def verify(auditor: Auditor, ex: Extracted) -> Verified:
         claims += more_claims
         checks += more_checks
     auditor.sync_regulation_checks(claims, checks)
+    _demote_garbled(claims, ex)
     annotate_claims(claims, ex.fuzzy_mentions(), auditor.kb)
     claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
     checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
     return Verified(claims, checks)
+
+
+_READS_AS_ONE = frozenset({"legal"})  # domains whose supports need a readable sentence
+
+
+def _demote_garbled(claims: list[Claim], ex: Extracted) -> None:
+    """A supported claim read from a sentence that does not read as one statement
+    (:func:`auditor.extract.garbled.garbled`) becomes unverifiable: a frame filled from word
+    salad asserts nothing."""
+    extraction = ex.any
+    if extraction is None:
+        return
+    spans = [(i.sentence.start, i.sentence.end, i.text) for i in extraction.sentences]
+    for c in claims:
+        if c.verdict != "supported" or c.domain not in _READS_AS_ONE:
+            continue
+        text = next((t for a, b, t in spans if a <= c.start < b), None)
+        if text is not None and garbled(text):
+            unverifiable(c, f"the sentence does not read as one statement: {c.reason}")
 
 
 def score(auditor: Auditor, ex: Extracted, checked: Verified) -> AuditResult:

@@ -3,7 +3,8 @@
 The linker knows curated cases by their short names too ("Meyer" for Meyer v. Nebraska,
 "Brown" for Brown v. Board of Education), so in "Meyer v. Uber Technologies, Inc." or
 "Brown v. Plata" it would find those cases. When a linked short name is one side of an
-"A v. B" name written in the text, the whole name is compared with the case's own names
+"A v. B" name written in the text, or follows a one-party caption ("In re Marriage of
+Mathews", "Estate of ..."), the whole name is compared with the case's own names
 (``same_name(full, case_id)``) and the mention is dropped when they differ.
 """
 
@@ -19,6 +20,14 @@ from auditor.types import Mention
 _V = re.compile(r"\s+vs?\.?\s+")
 _CONNECTIVE = frozenset({"of", "the", "and", "for", "de", "ex", "rel.", "&", "in", "on", "to"})
 _WORD = re.compile(r"[^\s,;:()]+,?")
+# a one-party caption written before the linked name: "In re Marriage of Mathews" is a state
+# family matter, not Mathews v. Eldridge
+_CAPTION_LEAD = re.compile(
+    r"(?<![\w])((?:In\s+re|Ex\s+parte|(?:In\s+the\s+)?Matter\s+of|Estate\s+of|Application\s+of|"
+    r"Petition\s+of)(?:\s+(?:the\s+)?(?:Marriage|Estate|Adoption|Custody|Guardianship)\s+of)?|"
+    r"(?:the\s+)?Marriage\s+of)\s+[*_]*$",
+    re.I,
+)
 
 
 def _words_after(text: str, pos: int, limit: int = 10) -> str:
@@ -71,6 +80,8 @@ def drop_partial_case_names(
             if after:
                 other = _words_after(text, after.end())
                 full = f"{m.text} v. {other}" if other else ""
+            elif caption := _CAPTION_LEAD.search(text[max(0, m.start - 40) : m.start]):
+                full = f"{caption.group(1)} {m.text}"  # "In re Marriage of Mathews"
             else:
                 head = text[max(0, m.start - 6) : m.start]
                 before = re.search(r"\s+vs?\.?\s+$", head)

@@ -159,6 +159,12 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
             name, name_span = _case_name(text, start)
         if short and name is None and (m := _SHORT_NAME.search(text, max(0, start - 60), start)):
             name, name_span = m.group(1), (m.start(1), m.end(1))  # "See Roe, 410 U.S. at 153"
+        written = None
+        if not short and not parallel and name is None:
+            bare = _SHORT_NAME.search(text, max(0, start - 60), start) or _PAREN_NAME.search(
+                text, max(0, start - 60), start
+            )
+            written = bare.group(1) if bare else None
         first = name_span[0] if name_span else start
         last = max(end, paren_end)
         out.append(
@@ -176,6 +182,7 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
                 name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
                 short_form=short,
                 form="short" if short else "parallel" if parallel else "full",
+                written_name=written,
             )
         )
         prev_end = end if paren_end == end and not short else None
@@ -203,6 +210,12 @@ _SHORT_FORM = re.compile(r"(?<!\s)\s++at\s+\d", re.I)
 _SHORT_NAME = re.compile(
     r"(?:^|[^\w.'’&-])(?:(?:See|Cf|Accord|Compare|But|Also|E\.g|Contra)\.?,?\s+(?:also\s+|see\s+)?)?"
     r"(?!(?:See|Cf|Accord|Compare|But|Also|Contra)\b)([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3}),\s*$"
+)
+
+
+_PAREN_NAME = re.compile(  # "Roe (410 U.S. 113)"
+    r"(?:^|[^\w.'’&-])(?!(?:See|Cf|Accord|Compare|But|Also|Contra|The|In)\b)"
+    r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*){0,3})[*_]*\s*\(\s*$"
 )
 
 

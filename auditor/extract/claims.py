@@ -32,7 +32,10 @@ from knowledge_graphs.store import KnowledgeBase
 
 CONTEXT_WINDOW = 3  # sentences a subject stays "current" for back-references
 _BACK_REFERENCE = re.compile(
-    r"^\W*(?!it(?:'s|\s+is|\s+was|\s+may\s+be|\s+can\s+be|\s+would\s+be|\s+will\s+be)\s+(?:\w+\s+){0,3}?(?:to|that)\b)"
+    # an optional lead that itself points back ("In the same opinion, the Court ...")
+    r"^\W*(?:(?:in|by)\s+(?:the\s+same|that|this|its)\s+(?:opinion|decision|case|ruling|"
+    r"judgment)\s*,?\s*)?"
+    r"(?!it(?:'s|\s+is|\s+was|\s+may\s+be|\s+can\s+be|\s+would\s+be|\s+will\s+be)\s+(?:\w+\s+){0,3}?(?:to|that)\b)"
     r"(?:it|its|this|that|they|these|those|he|she|the\s+(?:drug|medication|medicine|pill|tablet|"
     r"regulation|directive|act|law|rule|statute|case|decision|ruling|opinion|court|holding|rate|"
     r"bank|report|requirement|threshold|ratio|country|currency|label|same|latter|former|cap|"

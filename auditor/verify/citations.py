@@ -27,6 +27,9 @@ unverified    valid_format            identifier checksum valid (issuance cannot
 unverified    parallel_mismatch       a parallel citation disagrees with SCDB's (SCDB's
                                       parallel cites have known errors: never contradicts)
 unverified    unresolved              a short form / Id. / supra with no antecedent found
+unverified    name_mismatch           a bare name written before the citation ("in Roe,
+                                      505 U.S. 833") is not the case there (it may be no
+                                      case name at all, so it does not contradict)
 unverified    resolved                a back-reference to an unverified citation
 ============  ======================  =====================================================
 
@@ -46,7 +49,8 @@ from auditor.verify.common import contradict, evidence, label_of, support, unver
 from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
 from auditor.verify.legal.names import same_case, sides
-from auditor.verify.legal.scotus import ScotusVerdict, check_scotus
+from auditor.verify.legal.scotus import SCOTUS_REPORTERS, ScotusVerdict, check_scotus
+from auditor.verify.legal.statute_subject import compare, scope_of
 from knowledge_graphs.scotus import SOURCE, reporter_key, us_volume
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
@@ -67,7 +71,14 @@ REASONS = {
         }
     ),
     "unverified": frozenset(
-        {"not_in_index", "valid_format", "parallel_mismatch", "unresolved", "resolved"}
+        {
+            "not_in_index",
+            "valid_format",
+            "parallel_mismatch",
+            "unresolved",
+            "resolved",
+            "name_mismatch",
+        }
     ),
 }
 HALLUCINATION = {
@@ -90,9 +101,11 @@ def check_case(
     domain: str,
     named_hint: str | None = None,
     online: Any = None,
+    hint_is_name: bool = False,
 ) -> tuple[Claim, CitationCheck]:
     """Check one full or short-form case citation; ``named_hint`` is the curated case the
-    linker found in its name, ``online`` an optional CourtListener client."""
+    linker found in its name, ``online`` an optional CourtListener client; ``hint_is_name``:
+    the hint is the whole name the text gives a citation that has no parsed name."""
     claim = Claim(
         text=ref.text,
         start=ref.start,
@@ -111,6 +124,14 @@ def check_case(
         return _check_short_form(ref, kb, ix, claim)
     if (us := us_volume(ref.volume or 0, ref.reporter or "")) is not None:
         ref = replace(ref, volume=us, reporter="U.S.")  # "6 Wheat. 264" is 19 U.S. 264
+    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
+        named_hint = None  # a (fuzzy) link that the written name does not bear out
+    if not ref.case_name and not hint_is_name and ref.written_name:
+        return _check_written_name(ref, kb, ix, rule, as_of, domain, online)
+    if named_hint and hint_is_name and not ref.case_name:
+        # "Miranda (347 U.S. 483)", "in Miranda, 347 U.S. 483": the name the text gives the
+        # citation is the case named right before it, and is compared like a parsed name
+        ref = replace(ref, case_name=label_of(kb, named_hint))
     proof = impossible(ref, kb, ix)
     if proof:
         reason, why = proof
@@ -124,8 +145,6 @@ def check_case(
     if verdict is not None:
         return _scotus(ref, verdict, claim, rule)
     named = ix.by_name.get(" ".join(tokens(ref.case_name))) if ref.case_name else None
-    if named_hint and ref.case_name and not _same_case(ref.case_name, named_hint, kb):
-        named_hint = None  # a (fuzzy) link that the written name does not bear out
     if (named := named or named_hint) is not None:
         got = _named_in_graph(ref, kb, named, claim, rule)
         if got is not None:
@@ -137,6 +156,28 @@ def check_case(
     why = "well-formed citation that no source here holds: it could not be checked"
     unverifiable(claim, why)
     return claim, _check(ref, "unverified", "not_in_index", why)
+
+
+def _check_written_name(
+    ref: CitationRef,
+    kb: KnowledgeBase,
+    ix: LegalIndex,
+    rule: Rule,
+    as_of: date,
+    domain: str,
+    online: Any,
+) -> tuple[Claim, CitationCheck]:
+    """A bare name before the citation ("in Roe, 505 U.S. 833"): checked as the case name; a
+    match verifies it, but a mismatch — the name may be a judge, a party or no name at all —
+    leaves it unverified (``name_mismatch``), never verified under another case's name."""
+    named = replace(ref, case_name=ref.written_name, written_name=None)
+    claim, chk = check_case(named, kb, ix, rule, as_of, domain, None, online)
+    if chk.outcome == "contradicted" and chk.reason == "misattributed":
+        why = (f"the name written before the citation ('{ref.written_name}') does not fit it: "
+               f"{chk.detail}")  # fmt: skip
+        unverifiable(claim, why)
+        chk = _check(ref, "unverified", "name_mismatch", why, chk.case)
+    return claim, chk
 
 
 def _scotus(
@@ -211,7 +252,10 @@ def _named_in_graph(
     ]  # fmt: skip
     ent = kb.entity(named)
     year = int(ent.attrs["year"]) if ent and ent.attrs.get("year") else None
-    if not same_reporter and ref.year and year and ref.year != year:
+    supreme = reporter_key(ref.reporter or "") in SCOTUS_REPORTERS
+    if not same_reporter and supreme and ref.year and year and ref.year != year:
+        # only a reporter of the named (Supreme Court) case's court can date it: "In re X,
+        # 133 Cal. App. 4th 624 (2005)" names a state case, whatever name it shares
         why = f"{label_of(kb, named)} was decided in {year}, not {ref.year}"
         contradict(claim, kb.facts_about(named, "decided"), kb, why, "wrong_date", rule)
         return claim, _check(ref, "contradicted", "wrong_year", why)
@@ -270,8 +314,19 @@ def _same_case(name: str, cid: str, kb: KnowledgeBase) -> bool:
 
 
 def check_statute(
-    ref: CitationRef, sentence: str, kb: KnowledgeBase, ix: LegalIndex, rule: Rule, domain: str
+    ref: CitationRef,
+    sentence: str,
+    kb: KnowledgeBase,
+    ix: LegalIndex,
+    rule: Rule,
+    domain: str,
+    spans: list[tuple[int, int]] | None = None,
+    offset: int = 0,
 ) -> tuple[Claim, CitationCheck]:
+    """Check a statute citation: the section exists, and what the sentence says it is for is
+    its subject (:mod:`auditor.verify.legal.statute_subject`). ``spans`` are the text offsets
+    of every citation in the sentence, in order (this one included), ``offset`` the
+    sentence's own; without spans the citation's text is looked up in the sentence."""
     section = (ref.section or "").lower()
     base = re.sub(r"\(.*$", "", section)
     sid = ix.statutes.get((str(ref.title), ref.reporter or "", section)) or ix.statutes.get(
@@ -293,63 +348,42 @@ def check_statute(
         unverifiable(claim, "no such section in the graph")
         return claim, _check(ref, "unverified", "not_in_index", claim.reason or "")
     facts = kb.facts_about(sid, "sectionHeading") + kb.facts_about(sid, "statuteSubject")
-    low = sentence.lower().replace("-", " ")
-    said = _phrases_in(low, ix)
-    own = [p for p in said if sid in ix.subjects[p]]
-    at = low.find(ref.text.lower().replace("-", " "))
     heading = " ".join(str(f.literal or "") for f in facts)
-    foreign = [  # another statute's subject named right by the citation ("wire fraud under")
-        p for p in said
-        if sid not in ix.subjects[p] and " " in p and _near(low, p, at, len(ref.text))
-        and not _shares_stems(p, heading)  # "currency transaction reports" fits "reports of
-    ]  # fmt: skip  # transactions in currency": the regulation implementing the same statute
-    if own or foreign:
-        claim.object = (own or foreign)[0]
-    if foreign and not own:
-        others = sorted({s for p in foreign for s in ix.subjects[p]})
+    ent = kb.entity(sid)
+    own_phrases = {a for a in (ent.aliases if ent else ()) if not a[:1].isdigit()}
+    local = [(a - offset, b - offset) for a, b in spans or []]
+    here = next((i for i, (a, _) in enumerate(local) if a == ref.start - offset), None)
+    if here is None:
+        at = sentence.find(ref.text)
+        local = [(at, at + len(ref.text))] if at >= 0 else [(len(sentence), len(sentence))]
+        here = 0
+    match = compare(scope_of(sentence, local, here), sid, heading, own_phrases, ix)
+    claim.object = match.phrase
+    about = facts[-1].literal if facts else "?"
+    if match.kind == "foreign":
         contradict(
             claim,
             facts,
             kb,
-            f"{label_of(kb, sid)} is about {facts[0].literal if facts else '?'}; "
-            f"'{foreign[0]}' is {', '.join(label_of(kb, o) for o in others[:2])}",
+            f"{label_of(kb, sid)} is about {about}; "
+            f"'{match.phrase}' is {', '.join(label_of(kb, o) for o in match.others[:2])}",
             "wrong_entity",
             rule,
         )
         return claim, _check(ref, "contradicted", "misattributed", claim.reason or "")
-    support(claim, facts, kb, "the section exists" + (" and its subject matches" if own else ""))
+    if match.kind in {"uncompared", "mixed"}:
+        why = (f"what the text says the section is for ('{match.said}') could not be "
+               f"matched to its subject ({about})") if match.kind == "uncompared" else (
+               f"the text names both its subject ('{match.phrase}') and another section's "
+               f"('{match.said}', {label_of(kb, match.others[0])}): which one it is cited "
+               "for cannot be told")  # fmt: skip
+        unverifiable(claim, f"the section exists, but {why}")
+        return claim, _check(ref, "verified", "in_graph", f"the section exists; {why}")
+    tail = (
+        " and its subject matches" if match.kind == "own" else " (nothing is said of its subject)"
+    )
+    support(claim, facts, kb, "the section exists" + tail)
     return claim, _check(ref, "verified", "in_graph", claim.reason or "")
-
-
-NEAR_CHARS = 80
-
-
-def _shares_stems(phrase: str, heading: str) -> bool:
-    """The phrase is another wording of the heading: every content word's stem is in it."""
-
-    def stems(t: str) -> set[str]:
-        return {w[:6] for w in re.findall(r"[a-z]{4,}", t.lower())}
-
-    words = stems(phrase)
-    return bool(words) and words <= stems(heading)
-
-
-def _near(low: str, phrase: str, at: int, width: int) -> bool:
-    """``phrase`` occurs within ``NEAR_CHARS`` of the citation at ``at`` (unknown: anywhere)."""
-    if at < 0:
-        return True
-    lo, hi = max(0, at - NEAR_CHARS), at + width + NEAR_CHARS
-    return phrase in low[lo:hi]
-
-
-def _phrases_in(low: str, ix: LegalIndex) -> list[str]:
-    """Every statute subject phrase in the sentence (overlapping phrases included)."""
-    if ix.subject_pattern is None:
-        return []
-    found = {m.group(0) for m in ix.subject_pattern.finditer(low)}
-    # shorter phrases inside a longer match ("wire fraud" in "mail or wire fraud") count too
-    found |= {p for p in ix.subjects if len(p) > 6 and any(p in f for f in found)}
-    return sorted(found)
 
 
 def check_regulation(ref: CitationRef, kb: KnowledgeBase) -> CitationCheck:

@@ -106,9 +106,30 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     if links:
         unverifiable(claim, f"the link held only at other times than {first}", links, kb)
         return
+    if rel == "overruledBy" and not kb.facts_about(subj, rel):
+        theirs = kb.facts_pointing_to(obj, rel)
+        if theirs and _curated_case(subj, kb):
+            contradict(
+                claim,
+                theirs,
+                kb,
+                f"the graph records that {label_of(kb, obj)} overruled "
+                f"{', '.join(label_of(kb, f.subject) for f in theirs)}, and no overruling of "
+                f"{label_of(kb, subj)} (the curated case list records each case's overruling)",
+                "wrong_entity",
+                rule,
+            )
+            return
     unverifiable(
         claim, f"no {rel} link between {label_of(kb, subj)} and {label_of(kb, obj)} in the graph"
     )
+
+
+def _curated_case(cid: str, kb: KnowledgeBase) -> bool:
+    """A case of the curated list (``legal/cases.yaml``), where every entry states whether and
+    by what it was overruled: no overruledBy fact there means none."""
+    ent = kb.entity(cid)
+    return ent is not None and ent.type == "Case" and bool(kb.facts_about(cid, "decided"))
 
 
 def _verify_mitigated(claim: Claim, rule: Rule, ctx: Context, links: list[Fact]) -> None:

@@ -108,6 +108,11 @@ def authority_claims(  # type: ignore[no-untyped-def]
             continue
         c = base_claim(info, cr, (m, eid), kb, domain, "relied on as governing law", None, m.start)
         c.qualifiers["implied"] = "relied on in the present tense"
+        # a negation belongs to the holding relied on ("under Quill, a state may not require
+        # ..."), never to the reliance: it does not make this "no longer good law"
+        c.negated = False
+        if c.qualifiers.get("asserts") == "absence":
+            del c.qualifiers["asserts"]
         c.date = claim_date(info, m.start)
         out.append(c)
         break

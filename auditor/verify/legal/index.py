@@ -25,6 +25,7 @@ class LegalIndex:
     statutes: dict[tuple[str, str, str], str] = field(default_factory=dict)
     subjects: dict[str, set[str]] = field(default_factory=dict)  # phrase -> statute ids
     subject_pattern: re.Pattern[str] | None = None
+    whole_subjects: set[str] = field(default_factory=set)  # a statute's subject, as written
     reporters: dict[str, str] = field(default_factory=dict)
     scotus: ScotusIndex = field(default_factory=ScotusIndex)
 
@@ -40,6 +41,8 @@ class LegalIndex:
             elif f.predicate in {"statuteSubject", "sectionHeading"} and f.literal:
                 for phrase in _phrases(f.literal):
                     ix.subjects.setdefault(phrase, set()).add(f.subject)
+                if f.predicate == "statuteSubject":
+                    ix.whole_subjects.add(_phrases(f.literal)[0])
         for e in kb.entities.values():
             if e.type == "Case":
                 for n in (e.label, *e.aliases):
@@ -48,6 +51,10 @@ class LegalIndex:
                 if str(e.attrs.get("primary_citation", "")).split(" ")[1:2] == ["U.S."]:
                     ix.us_years.append((vol, int(e.attrs["year"])))
             elif e.type == "Statute":
+                for alias in e.aliases:  # "federal program bribery", "mail fraud statute"
+                    phrase = _alias_phrase(alias)
+                    if phrase:
+                        ix.subjects.setdefault(phrase, set()).add(e.id)
                 ix.statutes[
                     (str(e.attrs["title"]), str(e.attrs["code"]), str(e.attrs["section"]).lower())
                 ] = e.id
@@ -73,12 +80,26 @@ class LegalIndex:
 
 
 def _phrases(text: str) -> list[str]:
-    """Subject phrases of a statute: its subject and heading, lower-cased, minus boilerplate."""
+    """Subject phrases of a statute: its subject and heading, lower-cased, minus boilerplate
+    ("civil RICO remedies, including treble damages" gives "treble damages")."""
     t = text.lower().replace("-", " ").strip().rstrip(".")
     bare = re.sub(r"\s*\([^)]*\)", "", t).strip()
     parts = re.split(r";|,|\band\b|\bor\b", bare)
-    out = [t, bare] + [p.strip() for p in parts if len(p.strip()) > 4]
+    lead = re.compile(r"^(?:including|such as|e\.g\.|especially|notably)\s+")
+    out = [t, bare] + [lead.sub("", p.strip()) for p in parts if len(p.strip()) > 4]
     return [p for p in dict.fromkeys(out) if p]
+
+
+def _alias_phrase(alias: str) -> str | None:
+    """A statute's alias as a subject phrase: several words, not a citation ("18 U.S.C.
+    1341") or a provision's number ("Rule 10b-5", "Section 10(b)": they name a provision, not
+    what it is about), not the name of a whole act ("Racketeer Influenced and Corrupt
+    Organizations Act", "Title VII": an act spans many sections), without a trailing "statute" ("mail
+    fraud statute" gives "mail fraud")."""
+    t = re.sub(r"\s+statute$", "", alias.lower().replace("-", " ").strip())
+    if re.search(r"\d|\bact\b|^title\b", t) or " " not in t or len(t) <= 6:
+        return None
+    return t
 
 
 __all__ = ["LegalIndex", "tokens"]

@@ -276,10 +276,26 @@ def same_case(claimed: str, indexed: str, aliases: tuple[str, ...] = ()) -> bool
     return any(_same(claimed, n) for n in (indexed, *aliases))
 
 
+_CAPTION = re.compile(
+    r"^\W*(?:in\s+re|ex\s+parte|(?:in\s+the\s+)?matter\s+of|estate\s+of|"
+    r"(?:in\s+re\s+)?(?:the\s+)?marriage\s+of|application\s+of|petition\s+of)\b",
+    re.I,
+)
+
+
+def one_party_caption(name: str) -> bool:
+    """ "In re Marriage of Mathews", "Ex parte Young", "Estate of Smith": a caption naming a
+    matter or one party, not two sides."""
+    return bool(_CAPTION.match(name)) and len(_SIDES.split(name)) == 1
+
+
 def _same(claimed: str, indexed: str) -> bool:
     cs, ix = sides(claimed), sides(indexed)
     if not cs or not ix:
         return False
+    if one_party_caption(claimed) and not one_party_caption(indexed):
+        return False  # "In re Marriage of Mathews" is not "Mathews v. Eldridge" (nor its short
+        # name "Mathews"): a matter's caption names no adversary case
     distinct = [d for _, d in cs if d]
     if not distinct:  # "United States v. United States" style: compare all words
         return all(w in {x for a, _ in ix for x in a} for a, _ in cs for w in a)
@@ -298,4 +314,4 @@ def party_keys(name: str) -> set[str]:
     return {w for _, d in sides(name) for w in d if len(w) >= 3}
 
 
-__all__ = ["ABBREVIATIONS", "party_keys", "same_case", "sides"]
+__all__ = ["ABBREVIATIONS", "one_party_caption", "party_keys", "same_case", "sides"]
