@@ -182,6 +182,13 @@ def get_audit(audit_id: AuditId, principal: Reader, services: ServicesDep) -> Re
     stored = services.trail.get(audit_id, tenant=principal.tenant)
     if stored is None:
         raise _not_found()
+    from auditor.trail.reviews import review_summary, reviews_of
+
+    aid = parse_audit_id(audit_id)
+    decided = reviews_of(services.trail, [aid], tenant=principal.tenant)[aid] if aid else []
+    stored["review"] = review_summary(
+        stored["result"], decided, risk_threshold=services.settings.review_risk_threshold
+    )
     return json_response(stored)
 
 
