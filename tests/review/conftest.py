@@ -244,9 +244,11 @@ class Workbench:
         return {"Authorization": f"Bearer {self.tokens[who]}"}
 
 
-def make_workbench(db_url: str, home: Path) -> Workbench:
+def make_workbench(db_url: str, home: Path, *, migrate: bool = False) -> Workbench:
     settings = Settings(home=home, database_url=db_url, rate_limit_per_minute=100_000)
     trail = Trail(db_url)
+    if migrate:
+        trail.migrate()
     app = create_app(settings, trail=trail)
     wb = Workbench(TestClient(app, raise_server_exceptions=False), trail, settings)
     keys = KeyStore(trail)

@@ -355,7 +355,8 @@ async def decide(
         return refused
     assert session is not None
     tenant = session.principal.tenant
-    if await anyio.to_thread.run_sync(lambda: services.trail.get(audit_id, tenant=tenant)) is None:
+    stored = await anyio.to_thread.run_sync(lambda: services.trail.get(audit_id, tenant=tenant))
+    if stored is None:
         return _error(request, 404, "No audit with this id.", session)
     item = _one(form, "item") or ""
     decision = _one(form, "decision") or ""
@@ -364,20 +365,22 @@ async def decide(
     )
     if problem is not None:
         return _error(request, 422, problem, session)
-    if _one(form, "then") == "next" and decision != "note":
-        aid = parse_audit_id(audit_id)
-        assert aid is not None
-        stored = await anyio.to_thread.run_sync(lambda: services.trail.get(audit_id, tenant=tenant))
-        decided = await anyio.to_thread.run_sync(
-            lambda: reviews_of(services.trail, [aid], tenant=tenant)[aid]
-        )
-        state = item_state(
-            audit_items(stored["result"], risk_threshold=services.settings.review_risk_threshold),
-            decided,
-        )
-        if not any(st["status"] == "open" for st in state.values()):
-            return _redirect(f"/review/next?{urlencode({'after': audit_id})}")
-    return _redirect(f"/review/audits/{audit_id}?{urlencode({'saved': item})}#item-{item}")
+    aid = parse_audit_id(audit_id)
+    assert aid is not None
+    decided = await anyio.to_thread.run_sync(
+        lambda: reviews_of(services.trail, [aid], tenant=tenant)[aid]
+    )
+    state = item_state(
+        audit_items(stored["result"], risk_threshold=services.settings.review_risk_threshold),
+        decided,
+    )
+    still = [k for k, st in state.items() if st["status"] == "open"]
+    if _one(form, "then") == "next" and decision != "note" and not still:
+        return _redirect(f"/review/next?{urlencode({'after': audit_id})}")
+    later = [k for k in still if k != item]
+    focus = item if decision == "note" or not later else later[0]
+    query = urlencode({"saved": item, "n": len(decided)})
+    return _redirect(f"/review/audits/{audit_id}?{query}#item-{focus}")
 
 
 @router.post("/bulk-confirm")
