@@ -260,6 +260,19 @@ def make_workbench(db_url: str, home: Path, *, migrate: bool = False) -> Workben
     return wb
 
 
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``hostile``: (index, text) of each answer of the XSS corpus."""
+    if "hostile" in metafunc.fixturenames:
+        metafunc.parametrize(
+            "hostile", list(enumerate(HOSTILE)), ids=[f"hostile-{i}" for i in range(len(HOSTILE))]
+        )
+
+
+@pytest.fixture
+def workbench_factory() -> Callable[..., Workbench]:
+    return make_workbench
+
+
 @pytest.fixture
 def workbench(db_url: str, tmp_path: Path) -> Iterator[Workbench]:
     wb = make_workbench(db_url, tmp_path)

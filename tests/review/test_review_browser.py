@@ -17,13 +17,15 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from sqlalchemy import select, update
 
 from auditor.trail.models import Audit, Review
-from tests.review.conftest import Workbench, make_workbench
+
+if TYPE_CHECKING:
+    from tests.review.conftest import Workbench
 
 CHROMIUM = os.environ.get("KGAUDIT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -40,10 +42,10 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[str, Workbench]]:
+def served(tmp_path: Path, workbench_factory: Any) -> Iterator[tuple[str, Workbench]]:
     import uvicorn
 
-    wb = make_workbench(f"sqlite:///{tmp_path / 'trail.db'}", tmp_path, migrate=True)
+    wb = workbench_factory(f"sqlite:///{tmp_path / 'trail.db'}", tmp_path, migrate=True)
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(wb.client.app, host="127.0.0.1", port=port, log_level="warning")
