@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import exists, or_, select
+from sqlalchemy import exists, func, or_, select
 
 from auditor.trail.canonical import format_timestamp
 from auditor.trail.models import Audit, AuditClaim
@@ -75,7 +75,10 @@ def open_items(
     """The open items of one audit (matching ``flt``), in item order."""
     flt = flt or QueueFilter()
     claims = result.get("claims") or []
-    state = item_state(audit_items(result, risk_threshold=risk_threshold), reviews)
+    needing = [it for it in audit_items(result, risk_threshold=risk_threshold) if it.needs_review]
+    if not needing:  # the common case of the queue's scan: no per-item state to build
+        return []
+    state = item_state(needing, reviews)
     out = []
     for st in state.values():
         if st["status"] != "open":
@@ -97,7 +100,8 @@ def review_queue(
 ) -> QueuePage:
     """One page of the queue of ``tenant`` (riskiest first, then newest)."""
     flt = flt or QueueFilter()
-    stmt = select(Audit.id, Audit.created_at, Audit.domain, Audit.result, Audit.fer, Audit.text)
+    preview = func.substr(Audit.text, 1, 161).label("preview")
+    stmt = select(Audit.id, Audit.created_at, Audit.domain, Audit.result, Audit.fer, preview)
     stmt = stmt.where(Audit.tenant_id == tenant)
     if flt.domain:
         stmt = stmt.where(Audit.domain == flt.domain)
@@ -150,7 +154,7 @@ def review_queue(
             r.fer,
             items,
             rules,
-            r.text[:160],
+            r.preview[:160],
         )
         rows.append((row.risk if row.risk is not None else -1.0, r.created_at, row))
     rows.sort(key=lambda t: (t[0], t[1]), reverse=True)
