@@ -10,7 +10,7 @@ then the defaults below. Example ``kgaudit.yaml``::
       finance: [https://sparql.example.org/query]
     rule_packs: [/srv/rules/house-rules.yaml]
 
-Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``) are ``SecretStr`` and never printed or logged.
+Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``, ``review_session_secret``) are ``SecretStr`` and never printed or logged.
 """
 
 from __future__ import annotations
@@ -163,6 +163,29 @@ class Settings(BaseSettings):
         default=None,
         description="URL every signed tree head is POSTed to as JSON (a witness that keeps "
         "them); unset: none.",
+    )
+    review_session_secret: SecretStr | None = Field(
+        default=None,
+        description="Key (any string of 32+ characters) that signs the reviewer workbench's "
+        "session cookies; unset: a random key per server process (sessions end when it "
+        "restarts, and several workers do not share them).",
+    )
+    review_session_s: float = Field(
+        default=8 * 3600.0,
+        gt=0,
+        description="How long a reviewer workbench sign-in lasts (seconds).",
+    )
+    review_cookie_secure: bool = Field(
+        default=False,
+        description="Mark the workbench's session cookie Secure (sent over HTTPS only); "
+        "set it whenever the server is reached over HTTPS.",
+    )
+    review_risk_threshold: float = Field(
+        default=0.5,
+        ge=0.0,
+        le=1.0,
+        description="Unverifiable claims of answers with at least this risk need a reviewer "
+        "(contradicted claims and unverified citations always do).",
     )
     api_key_cache_s: float = Field(
         default=10.0,

@@ -34,7 +34,7 @@ def sha256(value, version):
 
 
 def check(line, prev_hash, expected_seq):
-    v, audit = line["hash_version"], line["audit"]
+    v, audit = line["hash_version"], line.get("audit")
     if line["seq"] != expected_seq:
         return f"seq {expected_seq}: missing (the export jumps to {line['seq']})"
     if line["prev_hash"] != prev_hash:
@@ -45,6 +45,12 @@ def check(line, prev_hash, expected_seq):
     }
     if sha256({"v": v, **event}, v) != line["hash"]:
         return f"seq {line['seq']}: the event's hash does not match its fields"
+    if line["kind"] == "review.recorded":  # a reviewer's decision
+        if line.get("review") is None:
+            return f"seq {line['seq']}: the review decision is missing"
+        if sha256({"v": v, "review": line["review"]}, v) != line["record_hash"]:
+            return f"seq {line['seq']}: the review decision differs from what was hashed"
+        return None
     if audit is None:
         return f"seq {line['seq']}: the audit is missing"
     hashed = {k: sha256(val, v) if k in DIGESTED else val for k, val in audit.items()}

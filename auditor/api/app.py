@@ -38,7 +38,8 @@ Audit LLM answers claim by claim against curated knowledge graphs, and keep a ta
 record of every audit.
 
 * Authenticate with `Authorization: Bearer <key>` (`kgaudit keys create --tenant T --role R`).
-  Roles: `viewer` (read), `auditor` (create + read), `admin` (also its own tenant's keys).
+  Roles: `viewer` (read), `reviewer` (read + review decisions), `auditor` (create + read),
+  `admin` (also its own tenant's keys, and reviews).
   Every key belongs to one tenant and sees only that tenant's audits. The `operator` key
   (`KGAUDIT_OPERATOR_KEY`, never in the database) manages every tenant and the trail.
 * Every error has the same shape: `{"error": {"code", "message", "request_id"}}`.
@@ -144,6 +145,7 @@ def create_app(
 
     app.include_router(report_router)
     app.include_router(chat_router)
+    _install_review(app, settings)
     app.add_middleware(
         ServiceMiddleware,
         max_body_bytes=settings.max_body_bytes,
@@ -152,6 +154,25 @@ def create_app(
         max_header_bytes=settings.max_header_bytes,
     )
     return app
+
+
+def _install_review(app: FastAPI, settings: Settings) -> None:
+    """The reviewer workbench (``/review``, HTML) and its decision endpoint."""
+    from fastapi.staticfiles import StaticFiles
+
+    from auditor.api.routes.review import api_router, router
+    from auditor.api.web import STATIC, Sessions, templates
+
+    secret = settings.review_session_secret
+    app.state.review_sessions = Sessions(
+        secret.get_secret_value().encode("utf-8") if secret is not None else None,
+        lifetime_s=settings.review_session_s,
+        secure=settings.review_cookie_secure,
+    )
+    app.state.review_templates = templates()
+    app.include_router(api_router)
+    app.include_router(router)
+    app.mount("/review/static", StaticFiles(directory=STATIC), name="review-static")
 
 
 async def _checkpoint_timer(trail: Trail, every_s: float) -> None:

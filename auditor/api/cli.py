@@ -114,8 +114,9 @@ def keys_group() -> None:
 @click.option(
     "--role",
     required=True,
-    type=click.Choice(["viewer", "auditor", "admin"]),
-    help="viewer: read; auditor: create + read; admin: also keys and tenants.",
+    type=click.Choice(["viewer", "reviewer", "auditor", "admin"]),
+    help="viewer: read; reviewer: read + review decisions; auditor: create + read; "
+    "admin: also keys, tenants and reviews.",
 )
 @click.option("--name", default=None, help="A label to recognise the key by.")
 @DB_OPTION

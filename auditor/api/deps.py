@@ -131,6 +131,7 @@ async def _integrity_reader(principal: CurrentPrincipal) -> Principal:
 
 Reader = Annotated[Principal, Depends(_require("read"))]
 Creator = Annotated[Principal, Depends(_require("create"))]
+Reviewer = Annotated[Principal, Depends(_require("review"))]  # reviewer or admin
 Admin = Annotated[Principal, Depends(_require("admin"))]  # a tenant admin, or the operator
 Operator = Annotated[Principal, Depends(_require("operator"))]
 IntegrityReader = Annotated[Principal, Depends(_integrity_reader)]  # tenant readers, operator
@@ -143,6 +144,7 @@ __all__ = [
     "IntegrityReader",
     "Operator",
     "Reader",
+    "Reviewer",
     "ServicesDep",
     "request_deadline",
 ]

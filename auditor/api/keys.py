@@ -1,7 +1,8 @@
 """API keys: ``kga_<prefix>_<secret>`` tokens, stored only as a lookup prefix + SHA-256.
 
-Roles: ``viewer`` reads, ``auditor`` reads and creates audits, ``admin`` also manages its own
-tenant's keys. A principal only ever sees its own tenant's audits. Cross-tenant work (every
+Roles: ``viewer`` reads, ``reviewer`` reads and decides on audits' items (the reviewer
+workbench, ``/review``), ``auditor`` reads and creates audits, ``admin`` also manages its own
+tenant's keys and may review. A principal only ever sees its own tenant's audits. Cross-tenant work (every
 tenant and key, checkpoints, full trail verification) belongs to the ``operator``, whose key
 is configured (``KGAUDIT_OPERATOR_KEY``), never stored in the database and never issued by
 the API or ``kgaudit keys``.
@@ -26,12 +27,13 @@ from auditor.trail.canonical import format_timestamp
 from auditor.trail.models import ApiKey, Tenant
 from auditor.trail.records import check_strings, check_tenant
 
-ROLES: tuple[str, ...] = ("viewer", "auditor", "admin")  # what a key in the database can be
+ROLES: tuple[str, ...] = ("viewer", "reviewer", "auditor", "admin")  # keys in the database
 OPERATOR = "operator"
 PERMISSIONS: dict[str, frozenset[str]] = {
     "viewer": frozenset({"read"}),
+    "reviewer": frozenset({"read", "review"}),
     "auditor": frozenset({"read", "create"}),
-    "admin": frozenset({"read", "create", "admin"}),
+    "admin": frozenset({"read", "create", "admin", "review"}),
     OPERATOR: frozenset({"admin", "operator", "integrity"}),
 }
 TOKEN_PREFIX = "kga_"

@@ -12,7 +12,7 @@ from auditor.types import Verdict
 Domain = Literal["finance", "medical", "legal", "auto"]
 KgDomain = Literal["finance", "medical", "legal"]
 VerdictName = Verdict
-Role = Literal["viewer", "auditor", "admin"]
+Role = Literal["viewer", "reviewer", "auditor", "admin"]
 
 EXAMPLE_TEXT = "Adults should not take more than 4,000 mg of acetaminophen a day."
 EXAMPLE_CLAIM: dict[str, Any] = {
@@ -204,6 +204,23 @@ class AuditSummary(BaseModel):
     metadata: dict[str, Any]
 
 
+class ReviewCounts(BaseModel):
+    open: int
+    confirmed: int
+    overturned: int
+
+
+class ReviewState(BaseModel):
+    """Reviewer decisions on an audit's items (see docs/review.md)."""
+
+    counts: ReviewCounts
+    items: list[dict[str, Any]] = Field(
+        description="Items that need review or have notes: `item`, `kind`, `idx`, `verdict`, "
+        "`status` (open, confirmed, overturned, not_required), `decision`, `notes`."
+    )
+    events: int = Field(description="Review events of this audit in the trail.")
+
+
 class AuditRecord(AuditSummary):
     """A stored audit: the request, the full result and its place in the chain."""
 
@@ -231,6 +248,11 @@ class AuditRecord(AuditSummary):
     request: dict[str, Any]
     request_sha256: str
     result: AuditResult
+    review: ReviewState | None = Field(
+        default=None,
+        description="The reviewed state (`GET /v1/audits/{id}` only): open / confirmed / "
+        "overturned items and each item's deciding review and notes.",
+    )
 
 
 class AuditPage(BaseModel):

@@ -5,6 +5,9 @@ Line shape::
     {"seq", "kind", "audit_id", "tenant_id", "created_at", "record_hash", "prev_hash",
      "hash", "hash_version", "audit": {AUDIT_FIELDS}, "claims": [{CLAIM_FIELDS}, ...]}
 
+and for a reviewer's decision (kind ``review.recorded``) ``"review": {REVIEW_FIELDS}`` instead
+of ``audit`` / ``claims``.
+
 Values are those the hashes were computed over (timestamps ``...Z``, dates ISO, ids as
 strings). ``docs/trail_verify.py`` recomputes every hash and link from such a file with
 nothing but the standard library and an RFC 8785 implementation.
@@ -19,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 
 from auditor.trail.canonical import AUDIT_FIELDS, CLAIM_FIELDS, format_timestamp
-from auditor.trail.models import Audit, AuditClaim, TrailEvent
+from auditor.trail.models import Audit, AuditClaim, Review, TrailEvent
 from auditor.trail.records import column_values
+from auditor.trail.reviews import REVIEW_FIELDS, REVIEW_KIND
 
 if TYPE_CHECKING:
     from auditor.trail.store import Trail
@@ -63,7 +67,21 @@ def export_trail(trail: Trail, out: Path) -> int:
             claims: dict[Any, list[dict[str, Any]]] = {}
             for c in s.execute(select(AuditClaim).where(AuditClaim.audit_id.in_(ids))).scalars():
                 claims.setdefault(c.audit_id, []).append(column_values(c))
+            review_seqs = [e.seq for e in events if e.kind == REVIEW_KIND]
+            reviews = {
+                r.seq: r
+                for r in s.execute(select(Review).where(Review.seq.in_(review_seqs))).scalars()
+            }
             for ev in events:
+                if ev.kind == REVIEW_KIND:  # a reviewer's decision, not an audit
+                    line = {k: _plain(v) for k, v in column_values(ev).items()}
+                    r = reviews.get(ev.seq)
+                    line["review"] = (
+                        {k: _plain(getattr(r, k)) for k in REVIEW_FIELDS} if r is not None else None
+                    )
+                    f.write(json.dumps(line, ensure_ascii=False, allow_nan=False) + "\n")
+                    n, last = n + 1, ev.seq
+                    continue
                 a = audits.get(ev.audit_id)
                 row = column_values(a) if a is not None else {}
                 line = {k: _plain(v) for k, v in column_values(ev).items()}

@@ -11,6 +11,7 @@ Tables::
     trail_checkpoints  signed chain heads (HMAC-SHA256), exportable
     trail_tree_nodes   the RFC 9162 Merkle tree over the events: one row per perfect subtree
     trail_tree_heads   signed tree heads (Ed25519 over size, root and time)
+    reviews            reviewers' decisions on an audit's items; each one is a chain event
 
 Constraint and index names come from ``NAMING_CONVENTION``; migrations never spell them.
 """
@@ -171,7 +172,9 @@ class TrailEvent(Base):
 
     seq: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     kind: Mapped[str] = mapped_column(String(32))
-    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id"), unique=True)
+    # the audit an ``audit.recorded`` event records, or the one a ``review.recorded`` event
+    # reviews (several events per audit since migration 0005)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id"), index=True)
     tenant_id: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     record_hash: Mapped[str] = mapped_column(String(64))
@@ -230,6 +233,24 @@ class TreeHead(Base):
     signature: Mapped[str] = mapped_column(String(128))
 
 
+class Review(Base):
+    """One reviewer's decision on one item of an audit (``auditor.trail.reviews``); chained
+    as the ``review.recorded`` event of the same ``seq``."""
+
+    __tablename__ = "reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    seq: Mapped[int] = mapped_column(BigInteger, unique=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id"), index=True)
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    reviewer: Mapped[str] = mapped_column(String(256))
+    item: Mapped[str] = mapped_column(String(64))
+    decision: Mapped[str] = mapped_column(String(16))
+    verdict: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str | None] = mapped_column(Text)
+
+
 class CitationLookup(Base):
     """A cached CourtListener citation-lookup answer (only when a token is configured)."""
 
@@ -250,6 +271,7 @@ __all__ = [
     "AuditClaim",
     "Base",
     "CitationLookup",
+    "Review",
     "Tenant",
     "TrailCheckpoint",
     "TrailEvent",

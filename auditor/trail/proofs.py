@@ -71,7 +71,7 @@ def audit_seq(trail: Trail, audit_id: str, *, tenant: str | None) -> int | None:
     aid = parse_audit_id(audit_id)
     if aid is None:
         return None
-    stmt = select(TrailEvent.seq).join(Audit, TrailEvent.audit_id == Audit.id)
+    stmt = select(TrailEvent.seq).join(Audit, TrailEvent.seq == Audit.seq)
     stmt = stmt.where(Audit.id == aid)
     if tenant is not None:
         stmt = stmt.where(Audit.tenant_id == tenant)
@@ -113,7 +113,7 @@ def inclusion_document(
     if aid is None:
         return None
     with trail.session(snapshot=True) as s:
-        stmt = select(Audit, TrailEvent).join(TrailEvent, TrailEvent.audit_id == Audit.id)
+        stmt = select(Audit, TrailEvent).join(TrailEvent, TrailEvent.seq == Audit.seq)
         stmt = stmt.where(Audit.id == aid)
         if tenant is not None:
             stmt = stmt.where(Audit.tenant_id == tenant)

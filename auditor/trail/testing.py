@@ -66,6 +66,7 @@ def reset_trail(db_url: str) -> None:
         ApiKey,
         Audit,
         AuditClaim,
+        Review,
         Tenant,
         TrailCheckpoint,
         TrailEvent,
@@ -78,6 +79,7 @@ def reset_trail(db_url: str) -> None:
     try:
         with trail.session(write=True) as s:
             for model in (
+                Review,
                 AuditClaim,
                 TrailEvent,
                 Audit,

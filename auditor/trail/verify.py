@@ -1,6 +1,7 @@
 """Walk the hash chain and report the first record that does not check out.
 
-Detected: any changed field of an audit, its claims or its event (record/event hash), a
+Detected: any changed field of an audit, its claims, a reviewer's decision
+(:mod:`auditor.trail.reviews`) or its event (record/event hash), a
 deleted event (sequence gap) or audit, reordered events (hash and link mismatch), an event
 inserted in the middle (link mismatch), an audit row that is not in the chain (forged
 insert), a truncated tail (head row), and a Merkle tree or signed tree head that no longer
@@ -28,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import exists, select
 
 from auditor.trail.canonical import GENESIS_HASH, HASH_VERSIONS, event_hash, record_hash
-from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
+from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, Review, TrailEvent, TrailHead
 from auditor.trail.records import column_values
+from auditor.trail.reviews import REVIEW_KIND, review_hash
 from auditor.trail.tree_check import TreeChecker
 
 if TYPE_CHECKING:
@@ -75,7 +77,12 @@ def _problem(seq: int | None, audit_id: Any, code: str, reason: str) -> dict[str
 
 
 def _check_event(
-    ev: TrailEvent, audit: Audit | None, claims: list[AuditClaim], expected_seq: int, prev_hash: str
+    ev: TrailEvent,
+    audit: Audit | None,
+    claims: list[AuditClaim],
+    expected_seq: int,
+    prev_hash: str,
+    review: Review | None = None,
 ) -> list[dict[str, Any]]:
     out = []
     v = ev.hash_version or 1
@@ -123,7 +130,9 @@ def _check_event(
                 "reordered, inserted or replaced",
             )
         )
-    if audit is None:
+    if ev.kind == REVIEW_KIND:
+        out += _check_review(ev, review, recomputed is not None)
+    elif audit is None:
         out.append(
             _problem(
                 ev.seq, ev.audit_id, "missing_audit", f"the audit of event {ev.seq} is missing"
@@ -144,6 +153,35 @@ def _check_event(
             )
         )
     return out
+
+
+def _check_review(ev: TrailEvent, review: Review | None, hashable: bool) -> list[dict[str, Any]]:
+    """A review event's decision must exist and hash to the event's ``record_hash``."""
+    if review is None:
+        return [
+            _problem(
+                ev.seq,
+                ev.audit_id,
+                "missing_review",
+                f"the review decision of event {ev.seq} is missing",
+            )
+        ]
+    row = column_values(review)
+    if hashable and (
+        review_hash(row, version=ev.hash_version or 1) != ev.record_hash
+        or review.audit_id != ev.audit_id
+        or review.tenant_id != ev.tenant_id
+    ):
+        return [
+            _problem(
+                ev.seq,
+                ev.audit_id,
+                "review_altered",
+                f"the review decision at seq {ev.seq} was altered: the stored decision "
+                "differs from what was hashed",
+            )
+        ]
+    return []
 
 
 def _checkpoint_problems(
@@ -242,6 +280,15 @@ def verify_chain(
             claims: dict[Any, list[AuditClaim]] = {}
             for c in s.execute(select(AuditClaim).where(AuditClaim.audit_id.in_(ids))).scalars():
                 claims.setdefault(c.audit_id, []).append(c)
+            review_seqs = [e.seq for e in events if e.kind == REVIEW_KIND]
+            reviews = (
+                {
+                    r.seq: r
+                    for r in s.execute(select(Review).where(Review.seq.in_(review_seqs))).scalars()
+                }
+                if review_seqs
+                else {}
+            )
             trees.check(events)
             for ev in events:
                 problems += _check_event(
@@ -250,6 +297,7 @@ def verify_chain(
                     claims.get(ev.audit_id, []),
                     last_seq + 1,
                     last_hash,
+                    reviews.get(ev.seq),
                 )
                 checked, last_seq, last_hash = checked + 1, ev.seq, ev.hash
             s.expunge_all()
@@ -283,6 +331,22 @@ def verify_chain(
                 f"the audit at seq {o.seq} is not in the chain: inserted without an event",
             )
             for o in orphans
+        ]
+        forged = s.execute(
+            select(Review.seq, Review.audit_id)
+            .where(~exists().where(TrailEvent.seq == Review.seq, TrailEvent.kind == REVIEW_KIND))
+            .order_by(Review.seq)
+            .limit(MAX_PROBLEMS)
+        ).all()
+        problems += [
+            _problem(
+                r.seq,
+                r.audit_id,
+                "review_not_in_chain",
+                f"the review decision at seq {r.seq} is not in the chain: inserted without "
+                "an event",
+            )
+            for r in forged
         ]
         tree_problems = trees.finish() if complete else trees.problems
     problems.sort(key=lambda p: (p["seq"] is None, p["seq"] or 0))

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Header, Path, Query, Request, Response
 
-from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
+from auditor.api.deps import AppServices, Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.api.schemas import AuditPage, AuditRecord, AuditRequest, ClaimPage, VerdictName
@@ -17,6 +17,7 @@ from auditor.deadline import deadline as audit_deadline
 from auditor.errors import UsageError
 from auditor.trail.db import json_dumps
 from auditor.trail.records import check_metadata, check_text, parse_audit_id, request_digest
+from auditor.trail.reviews import review_summary, reviews_of
 
 router = APIRouter(prefix="/v1", tags=["audits"])
 AuditId = Annotated[str, Path(description="The audit's id (a UUID).", max_length=64)]
@@ -92,7 +93,7 @@ async def create_audit(
             lambda: trail.find_by_external_id(external_id, tenant=principal.tenant)
         )
         if stored is not None:
-            return _replay(stored, digest)
+            return _replay(with_review(services, stored, principal.tenant), digest)
     deadline = request_deadline(http_request, settings.request_timeout_s)
 
     def audit_and_record() -> tuple[Any, dict[str, Any]] | None:
@@ -142,8 +143,11 @@ async def create_audit(
         )
     rec, stored = done
     if not rec.created:
-        return _replay(stored, digest)
+        return _replay(with_review(services, stored, principal.tenant), digest)
     services.metrics.audits.labels(stored["domain"]).inc()
+    stored["review"] = review_summary(
+        stored["result"], [], risk_threshold=settings.review_risk_threshold
+    )
     return json_response(stored, 201, {"Location": f"/v1/audits/{rec.id}"})
 
 
@@ -158,6 +162,16 @@ def json_response(
         headers=headers,
         media_type="application/json",
     )
+
+
+def with_review(services: AppServices, stored: dict[str, Any], tenant: str) -> dict[str, Any]:
+    """``stored`` with its reviewed state (``review``) from the trail's review events."""
+    aid = parse_audit_id(stored["id"])
+    decided = reviews_of(services.trail, [aid], tenant=tenant)[aid] if aid else []
+    stored["review"] = review_summary(
+        stored["result"], decided, risk_threshold=services.settings.review_risk_threshold
+    )
+    return stored
 
 
 def _replay(stored: dict[str, Any], digest: str) -> Response:
@@ -182,7 +196,7 @@ def get_audit(audit_id: AuditId, principal: Reader, services: ServicesDep) -> Re
     stored = services.trail.get(audit_id, tenant=principal.tenant)
     if stored is None:
         raise _not_found()
-    return json_response(stored)
+    return json_response(with_review(services, stored, principal.tenant))
 
 
 @router.get(
