@@ -50,7 +50,7 @@ from auditor.verify.legal.index import LegalIndex, tokens
 from auditor.verify.legal.lower import impossible
 from auditor.verify.legal.names import same_case, sides
 from auditor.verify.legal.scotus import SCOTUS_REPORTERS, ScotusVerdict, check_scotus
-from auditor.verify.legal.statute_subject import compare, scope_of
+from auditor.verify.legal.statute_subject import SubjectMatch, compare, scope_of
 from knowledge_graphs.scotus import SOURCE, reporter_key, us_volume
 from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
@@ -90,6 +90,9 @@ HALLUCINATION = {
 }
 SCDB_URL = "http://supremecourtdatabase.org"
 _CITE_LITERAL = re.compile(r"^\s*(\d+)\s+(.+?)\s+(\d+)\s*$")
+
+_SECTION_RUN = re.compile(r"§§|\d\s*[-‐–—]\s*\d|\bet\s+seq\b", re.I)
+_ET_SEQ = re.compile(r"[\s,]*et\s+seq\b", re.I)
 
 
 def check_case(
@@ -357,7 +360,14 @@ def check_statute(
         at = sentence.find(ref.text)
         local = [(at, at + len(ref.text))] if at >= 0 else [(len(sentence), len(sentence))]
         here = 0
-    match = compare(scope_of(sentence, local, here), sid, heading, own_phrases, ix)
+    after = sentence[ref.end - offset : ref.end - offset + 12] if spans else ""
+    if _SECTION_RUN.search(ref.text) or _ET_SEQ.match(after):
+        # "§§ 5311–5332", "§ 1961 et seq.": a run of sections (an act's place in the code), not
+        # one section's subject; what the sentence says is about the run, so only the first
+        # section's existence is checked
+        match = SubjectMatch("unstated", said="run")
+    else:
+        match = compare(scope_of(sentence, local, here), sid, heading, own_phrases, ix)
     claim.object = match.phrase
     about = facts[-1].literal if facts else "?"
     if match.kind == "foreign":
@@ -380,7 +390,11 @@ def check_statute(
         unverifiable(claim, f"the section exists, but {why}")
         return claim, _check(ref, "verified", "in_graph", f"the section exists; {why}")
     tail = (
-        " and its subject matches" if match.kind == "own" else " (nothing is said of its subject)"
+        " and its subject matches"
+        if match.kind == "own"
+        else " (the first of a run of sections: no one section's subject is compared)"
+        if match.said == "run"
+        else " (nothing is said of its subject)"
     )
     support(claim, facts, kb, "the section exists" + tail)
     return claim, _check(ref, "verified", "in_graph", claim.reason or "")

@@ -238,3 +238,21 @@ def test_garbled_sentence_supports_nothing(auditor_obj, text: str) -> None:
 ])  # fmt: skip
 def test_ordinary_sentences_are_not_garbled(text: str) -> None:
     assert not garbled(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Bank Secrecy Act (31 U.S.C. §§ 5311–5332), as expanded by the USA PATRIOT Act, "
+        "added the written AML program requirement.",
+        "RICO, 18 U.S.C. § 1961 et seq., provides treble damages for racketeering injuries.",
+        "The ADA is codified at 42 U.S.C. §§ 12101-12213 and covers employment discrimination.",
+    ],
+)
+def test_a_run_of_sections_is_not_one_sections_subject(auditor_obj, text: str) -> None:
+    """An act's place in the code ("§§ 5311–5332", "§ 1961 et seq.") is not a claim that its
+    first section is about what the sentence goes on to say (real-phrasing corpus fin-122)."""
+    r = auditor_obj.audit(text, domain="legal", as_of=NOW)
+    assert not [
+        c for c in r.claims if c.predicate == "statuteSubject" and c.verdict == "contradicted"
+    ]
