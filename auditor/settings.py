@@ -10,7 +10,16 @@ then the defaults below. Example ``kgaudit.yaml``::
       finance: [https://sparql.example.org/query]
     rule_packs: [/srv/rules/house-rules.yaml]
 
-Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``) are ``SecretStr`` and never printed or logged.
+Gateway mode (docs/gateway.md): ``gateway_upstream_url`` sends ``/v1/chat/completions`` to an
+OpenAI-compatible upstream instead of the bundled engine; ``gateway_tenants`` sets a tenant's
+policy, default domain and upstream::
+
+    gateway_upstream_url: https://llm.internal/v1
+    gateway_tenants:
+      acme: {policy: block, domain: medical}
+
+Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``, ``gateway_upstream_key``) are
+``SecretStr`` and never printed or logged.
 """
 
 from __future__ import annotations
@@ -18,14 +27,40 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 
 def _default_home() -> Path:
     home = os.environ.get("KGAUDIT_HOME")
     return Path(home) if home else Path.home() / ".cache" / "kgaudit"
+
+
+GatewayPolicy = Literal["annotate", "block", "review"]
+GatewayDomain = Literal["finance", "medical", "legal", "auto"]
+
+
+class GatewayTenant(BaseModel):
+    """One tenant's gateway settings; an unset field falls back to the ``gateway_*`` default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    policy: GatewayPolicy | None = Field(
+        default=None,
+        description="annotate: deliver with the audit; block: replace an answer with a "
+        "contradicted claim by a refusal; review: deliver, and mark the audit for review.",
+    )
+    domain: GatewayDomain | None = Field(
+        default=None, description="Domain audited when the request names none."
+    )
+    upstream_url: str | None = Field(
+        default=None, description="This tenant's upstream (base URL ending in /v1)."
+    )
+    upstream_key: SecretStr | None = Field(
+        default=None, description="Bearer key sent to this tenant's upstream."
+    )
 
 
 class Settings(BaseSettings):
@@ -170,6 +205,33 @@ class Settings(BaseSettings):
         description="How long an API server process trusts a verified key before checking "
         "the database again; a key revoked through another process stops working within "
         "this time (0: check on every request).",
+    )
+
+    gateway_upstream_url: str | None = Field(
+        default=None,
+        description="Gateway mode: the OpenAI-compatible upstream (base URL, e.g. "
+        "http://llm:8000/v1) that /v1/chat/completions forwards to; unset: the bundled engine "
+        "answers ('kgaudit serve --upstream URL' sets it).",
+    )
+    gateway_upstream_key: SecretStr | None = Field(
+        default=None,
+        description="Bearer key sent to the upstream (KGAUDIT_GATEWAY_UPSTREAM_KEY); never "
+        "logged, recorded or returned.",
+    )
+    gateway_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Longest wait for the upstream (connecting, and between two pieces of a "
+        "streamed answer); past it the request gets 504. Keep it below request_timeout_s.",
+    )
+    gateway_policy: GatewayPolicy = Field(
+        default="annotate", description="Gateway policy of tenants without their own."
+    )
+    gateway_domain: GatewayDomain = Field(
+        default="auto", description="Domain audited when neither request nor tenant names one."
+    )
+    gateway_tenants: dict[str, GatewayTenant] = Field(
+        default_factory=dict, description="Per-tenant gateway settings (policy, domain, upstream)."
     )
 
     @classmethod

@@ -77,9 +77,10 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.bench_adversarial",
     ),
     ("auditor.batch", "auditor.chat"),
+    ("auditor.gateway",),
     ("auditor.report",),
     ("auditor.api",),
-    ("auditor.cli", "engine.cli", "engine.train", "migrations"),
+    ("auditor.cli", "engine.cli", "engine.train", "migrations", "auditor.gateway.bench"),
 ]
 
 
