@@ -51,8 +51,9 @@ def refusal_text(found: list[dict[str, Any]], *, json_mode: bool) -> str:
     )
 
 
-def decide(policy: str, audit: dict[str, Any], *, json_mode: bool = False) -> Decision:
-    """Apply ``policy`` to an audited answer."""
+def decide(policy: str, audit: Any, *, json_mode: bool = False) -> Decision:
+    """Apply ``policy`` to an audited answer (an ``AuditResult`` or its ``to_dict()``)."""
+    audit = audit.to_dict() if hasattr(audit, "to_dict") else dict(audit)
     found = contradicted(audit)
     if policy == "block" and found:
         return Decision(policy, BLOCKED, refusal_text(found, json_mode=json_mode))

@@ -142,8 +142,7 @@ class Gateway:
             raise GatewayError(
                 504, "timeout", "the audit took longer than the time limit; nothing was recorded"
             ) from None
-        full = result.to_dict() if hasattr(result, "to_dict") else dict(result)
-        decision = decide(route.policy, full, json_mode=json_mode(req))
+        decision = decide(route.policy, result, json_mode=json_mode(req))
         users = [m for m in req.messages if m.role == "user"]
         meta = {
             "completion_id": completion_id,

@@ -159,7 +159,7 @@ async def chat_completions(
 
     def finish() -> dict[str, Any]:
         result = svc.audit(run)
-        decision = decide(route.policy, result.to_dict(), json_mode=json_mode(body))
+        decision = decide(route.policy, result, json_mode=json_mode(body))
         decided.append(decision)
         extra = {"gateway": {**decision.summary(), "upstream": "engine"}}
         extra["gateway"]["review"] = decision.status == REVIEW
