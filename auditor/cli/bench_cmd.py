@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|batch|engine|kernels|constraint|adversarial``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|batch|engine|kernels|constraint|adversarial|gateway``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ _BENCHES = {
     "kernels": "kernels.bench:bench_kernels_command",
     "constraint": "auditor.generation.bench_constraint:bench_constraint_command",
     "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
+    "gateway": "auditor.gateway.bench:bench_gateway_command",
 }
 
 
 @click.group("bench", cls=LazyGroup, lazy=_BENCHES)
 def bench_group() -> None:
-    """Benchmarks of the auditor, API, batch runner, engine and kernels."""
+    """Benchmarks of the auditor, API, gateway, batch runner, engine and kernels."""

@@ -97,7 +97,8 @@ class Gateway:
         self._loop: object = None
 
     def client(self) -> httpx.AsyncClient:
-        loop = anyio.lowlevel.current_token()  # a pool belongs to the loop that opened it
+        # a pool belongs to the event loop that opened it (one per app outside tests)
+        loop = anyio.lowlevel.current_token().native_token
         if self._client is None or self._loop is not loop:
             self._client = httpx.AsyncClient(limits=httpx.Limits(max_keepalive_connections=64))
             self._loop = loop
