@@ -5,7 +5,8 @@ answer), JSON-wrapped as ``{"answer": ...}`` under ``response_format: json_objec
 streamed word by word. The request's ``model`` picks a misbehaviour: ``slow`` (waits
 ``delay_s`` first), ``fail`` (500 with an OpenAI error body that echoes the caller's key, as
 some providers do), ``malformed`` (200, not JSON), ``no-choices`` (200, JSON without choices),
-``broken-stream`` (a chunk, then an event that is not JSON). With ``key`` set, a request
+``broken-stream`` (a chunk, then an event that is not JSON), ``stalled-stream`` (a chunk,
+then silence for ``delay_s``). With ``key`` set, a request
 without ``Authorization: Bearer <key>`` gets 401. Every request is kept in ``app.state.seen``.
 
 ``python -m auditor.gateway.fake --port 9000`` serves it.
@@ -61,7 +62,7 @@ def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
         text, created = _answer(body), int(time.time())
         if body.get("stream"):
             return StreamingResponse(
-                _chunks(model, text, created, body), media_type="text/event-stream"
+                _chunks(model, text, created, body, delay_s), media_type="text/event-stream"
             )
         words = len(text.split())
         return JSONResponse(
@@ -91,7 +92,9 @@ def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
     return app
 
 
-async def _chunks(model: str, text: str, created: int, body: dict[str, Any]) -> AsyncIterator[str]:
+async def _chunks(
+    model: str, text: str, created: int, body: dict[str, Any], delay_s: float
+) -> AsyncIterator[str]:
     def event(delta: dict[str, Any], reason: str | None = None) -> str:
         choice = {"index": 0, "delta": delta, "finish_reason": reason}
         chunk = {"id": "fake-1", "object": "chat.completion.chunk", "created": created}
@@ -104,6 +107,8 @@ async def _chunks(model: str, text: str, created: int, body: dict[str, Any]) -> 
         if model == "broken-stream":
             yield "data: {not json\n\n"
             return
+        if model == "stalled-stream":
+            await asyncio.sleep(delay_s)
     yield event({}, "stop")
     if (body.get("stream_options") or {}).get("include_usage"):
         usage = {

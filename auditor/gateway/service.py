@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -242,7 +242,7 @@ class Gateway:
         route: TenantRoute,
         req: ChatRequest,
         raw: dict[str, Any],
-        chunks: AsyncIterator[dict[str, Any]],
+        chunks: AsyncGenerator[dict[str, Any], None],
         relay: Relay,
         *,
         who: Who,
@@ -280,6 +280,8 @@ class Gateway:
         except GatewayError as exc:  # the response has started: an error event, no record
             yield relay.error_event(exc.code, str(exc))
             return
+        finally:  # a client that went away closes the upstream's response too
+            await chunks.aclose()
         if decision.status == BLOCKED:
             for event in completion_events(relay, decision.refusal or "", payload):
                 yield event

@@ -10,7 +10,7 @@ only in the ``Authorization`` header (httpx logs request lines, never headers).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import httpx
@@ -118,7 +118,7 @@ class Upstream:
         check_completion(data, self.route)
         return data
 
-    async def stream(self, body: dict[str, Any]) -> AsyncIterator[dict[str, Any]]:
+    async def stream(self, body: dict[str, Any]) -> AsyncGenerator[dict[str, Any], None]:
         """The upstream's chunks, parsed. The response is opened before the first chunk is
         asked for, so an error status or a dead upstream fails before anything is sent."""
         try:
@@ -131,7 +131,7 @@ class Upstream:
             raise error_status(resp, content, self.route)
         return self._chunks(resp)
 
-    async def _chunks(self, resp: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    async def _chunks(self, resp: httpx.Response) -> AsyncGenerator[dict[str, Any], None]:
         finished = False  # a chunk carried a finish_reason: [DONE] may then be left out
         try:
             async for line in resp.aiter_lines():

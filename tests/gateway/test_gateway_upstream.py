@@ -173,6 +173,13 @@ def test_a_broken_stream_ends_in_an_error_and_records_nothing(gw) -> None:
     assert count() == before
 
 
+def test_a_stalled_stream_ends_in_a_timeout_error_within_the_timeout(gw) -> None:
+    t0 = time.monotonic()
+    with pytest.raises(openai.APIError, match="did not answer within"):
+        streamed(gw, SUPPORTED, model="stalled-stream")
+    assert time.monotonic() - t0 < TIMEOUT_S + 1.5
+
+
 def test_the_upstream_key_never_leaves_the_server(gw, caplog) -> None:
     caplog.set_level(logging.DEBUG)
     texts = []
