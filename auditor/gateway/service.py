@@ -242,7 +242,7 @@ class Gateway:
         route: TenantRoute,
         req: ChatRequest,
         raw: dict[str, Any],
-        chunks: AsyncGenerator[dict[str, Any], None],
+        chunks: AsyncGenerator[list[dict[str, Any]], None],
         relay: Relay,
         *,
         who: Who,
@@ -251,14 +251,14 @@ class Gateway:
         buffered: list[str] = []
         hold = route.policy == "block"  # nothing may reach the client before the audit
         try:
-            async for chunk in chunks:
-                event = relay.take(chunk)
-                if event is None:
+            async for batch in chunks:
+                events = "".join(e for e in map(relay.take, batch) if e is not None)
+                if not events:
                     continue
                 if hold:
-                    buffered.append(event)
+                    buffered.append(events)
                 else:
-                    yield event
+                    yield events
             meta = {
                 "model": relay.model[:200],
                 "upstream_id": relay.upstream_id[:200],

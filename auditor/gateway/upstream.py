@@ -118,8 +118,8 @@ class Upstream:
         check_completion(data, self.route)
         return data
 
-    async def stream(self, body: dict[str, Any]) -> AsyncGenerator[dict[str, Any], None]:
-        """The upstream's chunks, parsed. The response is opened before the first chunk is
+    async def stream(self, body: dict[str, Any]) -> AsyncGenerator[list[dict[str, Any]], None]:
+        """The upstream's chunks, parsed, a network read's worth at a time. The response is opened before the first chunk is
         asked for, so an error status or a dead upstream fails before anything is sent."""
         try:
             resp = await self.client.send(self._request(body), stream=True)
@@ -131,40 +131,60 @@ class Upstream:
             raise error_status(resp, content, self.route)
         return self._chunks(resp)
 
-    async def _chunks(self, resp: httpx.Response) -> AsyncGenerator[dict[str, Any], None]:
+    async def _chunks(self, resp: httpx.Response) -> AsyncGenerator[list[dict[str, Any]], None]:
+        """The chunks of each network read, together (relayed as one write, not one each)."""
         finished = False  # a chunk carried a finish_reason: [DONE] may then be left out
+        pending = ""
         try:
-            async for line in resp.aiter_lines():
-                if not line.startswith("data:"):
-                    continue  # comments, event names, blank separators
-                data = line[5:].strip()
-                if data == "[DONE]":
+            async for text in resp.aiter_text():
+                *lines, pending = (pending + text).split("\n")
+                batch, done = self._parse(lines)
+                finished = finished or any(_finishes(c) for c in batch)
+                if batch:
+                    yield batch
+                if done:
                     return
-                try:
-                    chunk = json.loads(data)
-                except ValueError:
-                    raise malformed(self.route, "a stream event that is not JSON") from None
-                if not isinstance(chunk, dict):
-                    raise malformed(self.route, "a stream event that is not an object")
-                if "error" in chunk:
-                    raise UpstreamError(
-                        502,
-                        "upstream_error",
-                        f"the upstream {self.route.upstream_name} failed mid-stream: "
-                        + _scrub(_upstream_message(data.encode()), self.route),
-                    )
-                if not isinstance(chunk.get("choices", []), list):
-                    raise malformed(self.route, "a chunk whose choices are not a list")
-                finished = finished or any(
-                    isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices", [])
-                )
-                yield chunk
-            if not finished:
+            batch, done = self._parse([pending])
+            finished = finished or any(_finishes(c) for c in batch)
+            if batch:
+                yield batch
+            if not (done or finished):
                 raise malformed(self.route, "a stream that ended before the answer did")
         except httpx.HTTPError as exc:
             raise translate(exc, self.route) from None
         finally:
             await resp.aclose()
+
+    def _parse(self, lines: list[str]) -> tuple[list[dict[str, Any]], bool]:
+        """The chunks in ``lines`` of server-sent events, and whether ``[DONE]`` came."""
+        out: list[dict[str, Any]] = []
+        for line in lines:
+            if not line.startswith("data:"):
+                continue  # comments, event names, blank separators
+            data = line[5:].strip()
+            if data == "[DONE]":
+                return out, True
+            try:
+                chunk = json.loads(data)
+            except ValueError:
+                raise malformed(self.route, "a stream event that is not JSON") from None
+            if not isinstance(chunk, dict):
+                raise malformed(self.route, "a stream event that is not an object")
+            if "error" in chunk:
+                raise UpstreamError(
+                    502,
+                    "upstream_error",
+                    f"the upstream {self.route.upstream_name} failed mid-stream: "
+                    + _scrub(_upstream_message(data.encode()), self.route),
+                )
+            if not isinstance(chunk.get("choices", []), list):
+                raise malformed(self.route, "a chunk whose choices are not a list")
+            out.append(chunk)
+        return out, False
+
+
+def _finishes(chunk: dict[str, Any]) -> bool:
+    return any(isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices", []))
 
 
 def check_completion(data: Any, route: TenantRoute) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 import pytest
 
 from auditor.gateway import Relay, decide, public_url, tenant_route
@@ -163,3 +164,66 @@ def test_serve_upstream_reaches_the_settings(monkeypatch, tmp_path) -> None:
         assert seen["gateway_upstream_url"] == "http://llm:8000/v1"
     finally:
         get_settings.cache_clear()
+
+
+class _Pieces(httpx.AsyncByteStream):
+    def __init__(self, pieces: list[bytes]) -> None:
+        self.pieces = pieces
+
+    async def __aiter__(self):
+        for p in self.pieces:
+            yield p
+
+
+def _stream_of(pieces: list[bytes]) -> list[list[dict]]:
+    """What Upstream.stream yields for a response body arriving in these network reads."""
+    import anyio
+
+    from auditor.gateway.config import TenantRoute
+    from auditor.gateway.upstream import Upstream
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, stream=_Pieces(pieces))
+
+    async def main() -> list[list[dict]]:
+        route = TenantRoute("annotate", "auto", 1.0, upstream_url="http://up/v1")
+        async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
+            return [b async for b in await Upstream(client, route, 1.0).stream({})]
+
+    return anyio.run(main)
+
+
+def _event(content: str, reason: str | None = None) -> bytes:
+    choice = {"index": 0, "delta": {"content": content}, "finish_reason": reason}
+    return f"data: {json.dumps({'choices': [choice]})}\r\n\r\n".encode()
+
+
+def test_stream_events_split_across_reads_are_reassembled() -> None:
+    body = _event("The ") + _event("answer.") + _event("", "stop") + b"data: [DONE]\n\n"
+    whole = _stream_of([body])
+    assert len(whole) == 1 and len(whole[0]) == 3  # one read, one relayed write
+    split = _stream_of([body[i : i + 7] for i in range(0, len(body), 7)])
+    chunks = [c for batch in split for c in batch]
+    assert [c["choices"][0]["delta"]["content"] for c in chunks] == ["The ", "answer.", ""]
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (_event("Half an answer"), "ended before the answer did"),
+        (b"data: {oops\n\n", "not JSON"),
+        (b'data: {"error": {"message": "overloaded"}}\n\n', "overloaded"),
+    ],
+    ids=["cut", "not-json", "error-event"],
+)
+def test_a_broken_stream_is_a_502(body: bytes, says: str) -> None:
+    from auditor.gateway.upstream import UpstreamError
+
+    with pytest.raises(UpstreamError, match=says) as info:
+        _stream_of([body])
+    assert info.value.status == 502
+
+
+def test_a_stream_may_end_without_done_after_its_finish_reason() -> None:
+    chunks = _stream_of([_event("Done.", "stop")])
+    assert chunks[0][0]["choices"][0]["finish_reason"] == "stop"
