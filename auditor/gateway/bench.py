@@ -197,6 +197,7 @@ def measure(requests: int, durable: bool) -> list[dict[str, Any]]:
                 row[f"{name}_rps_8"] = len(done) / wall
                 row[f"{name}_errors"] = err1 + err8
             row["p50_ratio"] = row["gateway_p50_ms"] / row["direct_p50_ms"]
+            row["p50_added_ms"] = row["gateway_p50_ms"] - row["direct_p50_ms"]
             row["throughput_ratio"] = row["gateway_rps_8"] / row["direct_rps_8"]
             rows.append(row)
     return rows
@@ -231,13 +232,14 @@ def bench_gateway_command(requests: int, durable: bool, fmt: str) -> None:
         f"trail durable={durable}, audit excluded"
     )
     click.echo(
-        "| mode | p50 direct ms | p50 gateway ms | p50 ratio | rps@8 direct | rps@8 gateway "
-        "| throughput ratio | errors |"
+        "| mode | p50 direct ms | p50 gateway ms | p50 ratio | p50 added ms | rps@8 direct "
+        "| rps@8 gateway | throughput ratio | errors |"
     )
-    click.echo("|---|---:|---:|---:|---:|---:|---:|---:|")
+    click.echo("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         click.echo(
             f"| {r['mode']} | {r['direct_p50_ms']:.2f} | {r['gateway_p50_ms']:.2f} "
-            f"| {r['p50_ratio']:.2f}x | {r['direct_rps_8']:.0f} | {r['gateway_rps_8']:.0f} "
+            f"| {r['p50_ratio']:.2f}x | {r['p50_added_ms']:.2f} | {r['direct_rps_8']:.0f} "
+            f"| {r['gateway_rps_8']:.0f} "
             f"| {r['throughput_ratio']:.2f}x | {r['direct_errors'] + r['gateway_errors']} |"
         )
