@@ -79,9 +79,12 @@ class Relay:
         return sse({"error": {"code": code, "message": message, "type": "upstream_error"}})
 
 
-def completion_events(relay: Relay, text: str, audit: dict[str, Any]) -> Iterator[str]:
-    """A whole answer (a refusal) as a stream: role, text, closing chunks."""
+def completion_events(
+    relay: Relay, text: str, audit: dict[str, Any], finish_reason: str = "stop"
+) -> Iterator[str]:
+    """A whole answer (a refusal, or an answer held back until audited) as a stream: role,
+    text, closing chunks (``relay.usage``, when set, as the usage chunk)."""
     for delta in ({"role": "assistant", "content": ""}, {"content": text}):
         yield sse(relay.chunk([{"index": 0, "delta": delta, "finish_reason": None}]))
-    relay.finish_reason = "stop"
+    relay.finish_reason = finish_reason
     yield from relay.closing(audit)

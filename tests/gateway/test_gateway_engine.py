@@ -109,9 +109,12 @@ def test_block_refuses_a_contradicted_engine_answer(engine_gw, stream: bool) -> 
     audit.contradict = True
     try:
         if stream:
-            chunks = list(ask(client, "strict", stream=True))
+            opts = {"include_usage": True}
+            chunks = list(ask(client, "strict", stream=True, stream_options=opts))
             content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
-            extra = chunks[-1].model_extra["kgaudit"]
+            last = next(c for c in reversed(chunks) if c.choices)
+            extra = last.model_extra["kgaudit"]
+            assert last.choices[0].finish_reason == "stop" and chunks[-1].usage is not None
         else:
             resp = ask(client, "strict")
             content, extra = resp.choices[0].message.content, resp.model_extra["kgaudit"]

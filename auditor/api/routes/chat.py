@@ -209,8 +209,11 @@ async def chat_completions(
         done = await anyio.to_thread.run_sync(complete, abandon_on_cancel=True)
         if body.stream:  # under block: nothing is sent before the audit has passed
             relay = Relay(cid, created, body.model)
-            text = done["choices"][0]["message"]["content"]
-            events = completion_events(relay, text, done["kgaudit"])
+            opts = body.stream_options
+            relay.usage = done["usage"] if opts is not None and opts.include_usage else None
+            choice = done["choices"][0]
+            text, reason = choice["message"]["content"], choice["finish_reason"]
+            events = completion_events(relay, text, done["kgaudit"], reason)
             return StreamingResponse(
                 events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
             )
