@@ -29,13 +29,27 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 
 def _default_home() -> Path:
     home = os.environ.get("KGAUDIT_HOME")
     return Path(home) if home else Path.home() / ".cache" / "kgaudit"
+
+
+def check_upstream_url(url: str | None) -> str | None:
+    """An upstream base URL: http(s), a host, no credentials or query (keys go in settings)."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("the upstream must be an http(s) base URL such as http://llm:8000/v1")
+    if parts.username or parts.password or parts.query:
+        raise ValueError("the upstream URL must not carry credentials or a query; set its key")
+    return url
 
 
 GatewayPolicy = Literal["annotate", "block", "review"]
@@ -45,7 +59,7 @@ GatewayDomain = Literal["finance", "medical", "legal", "auto"]
 class GatewayTenant(BaseModel):
     """One tenant's gateway settings; an unset field falls back to the ``gateway_*`` default."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # may hold a key
 
     policy: GatewayPolicy | None = Field(
         default=None,
@@ -62,10 +76,15 @@ class GatewayTenant(BaseModel):
         default=None, description="Bearer key sent to this tenant's upstream."
     )
 
+    _check_url = field_validator("upstream_url")(classmethod(lambda cls, v: check_upstream_url(v)))
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="KGAUDIT_", env_nested_delimiter="__", extra="forbid"
+        env_prefix="KGAUDIT_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        hide_input_in_errors=True,  # a refused URL or key is never echoed into a log
     )
 
     home: Path = Field(
@@ -233,6 +252,11 @@ class Settings(BaseSettings):
     gateway_tenants: dict[str, GatewayTenant] = Field(
         default_factory=dict, description="Per-tenant gateway settings (policy, domain, upstream)."
     )
+
+    @field_validator("gateway_upstream_url")
+    @classmethod
+    def _check_upstream_url(cls, v: str | None) -> str | None:
+        return check_upstream_url(v)
 
     @classmethod
     def settings_customise_sources(

@@ -27,17 +27,12 @@ def _use_db(db_url: str | None) -> str:
 
 def _use_upstream(url: str) -> None:
     """Point the settings (and any worker processes) at the gateway's upstream."""
-    from urllib.parse import urlsplit
+    from auditor.settings import check_upstream_url, get_settings
 
-    from auditor.settings import get_settings
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UsageError("--upstream must be an http(s) base URL such as http://llm:8000/v1")
-    if parts.username or parts.password or parts.query:
-        raise UsageError(
-            "--upstream must not carry credentials or a query; set KGAUDIT_GATEWAY_UPSTREAM_KEY"
-        )
+    try:
+        check_upstream_url(url)
+    except ValueError as exc:
+        raise UsageError(f"--upstream: {exc}") from None
     os.environ["KGAUDIT_GATEWAY_UPSTREAM_URL"] = url
     get_settings.cache_clear()
 

@@ -107,7 +107,7 @@ class Upstream:
         """The upstream's chat completion (checked: one choice with a message)."""
         try:
             resp = await self.client.send(self._request(body))
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise translate(exc, self.route) from None
         if resp.status_code != 200:
             raise error_status(resp, resp.content, self.route)
@@ -123,7 +123,7 @@ class Upstream:
         asked for, so an error status or a dead upstream fails before anything is sent."""
         try:
             resp = await self.client.send(self._request(body), stream=True)
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise translate(exc, self.route) from None
         if resp.status_code != 200:
             content = await resp.aread()

@@ -227,3 +227,13 @@ def test_a_broken_stream_is_a_502(body: bytes, says: str) -> None:
 def test_a_stream_may_end_without_done_after_its_finish_reason() -> None:
     chunks = _stream_of([_event("Done.", "stop")])
     assert chunks[0][0]["choices"][0]["finish_reason"] == "stop"
+
+
+@pytest.mark.parametrize("url", ["x:1", "ftp://h/v1", "https://u:sk-9@h/v1", "https://h/v1?k=sk-9"])
+def test_settings_refuse_a_bad_upstream_without_echoing_it(url: str) -> None:
+    from pydantic import ValidationError
+
+    for kw in ({"gateway_upstream_url": url}, {"gateway_tenants": {"t": {"upstream_url": url}}}):
+        with pytest.raises(ValidationError) as info:
+            Settings(**kw)
+        assert "sk-9" not in str(info.value)
