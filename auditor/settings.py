@@ -10,7 +10,16 @@ then the defaults below. Example ``kgaudit.yaml``::
       finance: [https://sparql.example.org/query]
     rule_packs: [/srv/rules/house-rules.yaml]
 
-Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``, ``review_session_secret``) are ``SecretStr`` and never printed or logged.
+Gateway mode (docs/gateway.md): ``gateway_upstream_url`` sends ``/v1/chat/completions`` to an
+OpenAI-compatible upstream instead of the bundled engine; ``gateway_tenants`` sets a tenant's
+policy, default domain and upstream::
+
+    gateway_upstream_url: https://llm.internal/v1
+    gateway_tenants:
+      acme: {policy: block, domain: medical}
+
+Secrets (``checkpoint_key``, ``operator_key``, ``tree_key``, ``review_session_secret``,
+``gateway_upstream_key``) are ``SecretStr`` and never printed or logged.
 """
 
 from __future__ import annotations
@@ -18,8 +27,9 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 
@@ -28,9 +38,53 @@ def _default_home() -> Path:
     return Path(home) if home else Path.home() / ".cache" / "kgaudit"
 
 
+def check_upstream_url(url: str | None) -> str | None:
+    """An upstream base URL: http(s), a host, no credentials or query (keys go in settings)."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("the upstream must be an http(s) base URL such as http://llm:8000/v1")
+    if parts.username or parts.password or parts.query:
+        raise ValueError("the upstream URL must not carry credentials or a query; set its key")
+    return url
+
+
+GatewayPolicy = Literal["annotate", "block", "review"]
+GatewayDomain = Literal["finance", "medical", "legal", "auto"]
+
+
+class GatewayTenant(BaseModel):
+    """One tenant's gateway settings; an unset field falls back to the ``gateway_*`` default."""
+
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)  # may hold a key
+
+    policy: GatewayPolicy | None = Field(
+        default=None,
+        description="annotate: deliver with the audit; block: replace an answer with a "
+        "contradicted claim by a refusal; review: deliver, and mark the audit for review.",
+    )
+    domain: GatewayDomain | None = Field(
+        default=None, description="Domain audited when the request names none."
+    )
+    upstream_url: str | None = Field(
+        default=None, description="This tenant's upstream (base URL ending in /v1)."
+    )
+    upstream_key: SecretStr | None = Field(
+        default=None, description="Bearer key sent to this tenant's upstream."
+    )
+
+    _check_url = field_validator("upstream_url")(classmethod(lambda cls, v: check_upstream_url(v)))
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="KGAUDIT_", env_nested_delimiter="__", extra="forbid"
+        env_prefix="KGAUDIT_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        hide_input_in_errors=True,  # a refused URL or key is never echoed into a log
     )
 
     home: Path = Field(
@@ -194,6 +248,38 @@ class Settings(BaseSettings):
         "the database again; a key revoked through another process stops working within "
         "this time (0: check on every request).",
     )
+
+    gateway_upstream_url: str | None = Field(
+        default=None,
+        description="Gateway mode: the OpenAI-compatible upstream (base URL, e.g. "
+        "http://llm:8000/v1) that /v1/chat/completions forwards to; unset: the bundled engine "
+        "answers ('kgaudit serve --upstream URL' sets it).",
+    )
+    gateway_upstream_key: SecretStr | None = Field(
+        default=None,
+        description="Bearer key sent to the upstream (KGAUDIT_GATEWAY_UPSTREAM_KEY); never "
+        "logged, recorded or returned.",
+    )
+    gateway_timeout_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Longest wait for the upstream (connecting, and between two pieces of a "
+        "streamed answer); past it the request gets 504. Keep it below request_timeout_s.",
+    )
+    gateway_policy: GatewayPolicy = Field(
+        default="annotate", description="Gateway policy of tenants without their own."
+    )
+    gateway_domain: GatewayDomain = Field(
+        default="auto", description="Domain audited when neither request nor tenant names one."
+    )
+    gateway_tenants: dict[str, GatewayTenant] = Field(
+        default_factory=dict, description="Per-tenant gateway settings (policy, domain, upstream)."
+    )
+
+    @field_validator("gateway_upstream_url")
+    @classmethod
+    def _check_upstream_url(cls, v: str | None) -> str | None:
+        return check_upstream_url(v)
 
     @classmethod
     def settings_customise_sources(

@@ -84,10 +84,11 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.bench_telemetry",
     ),
     ("auditor.batch", "auditor.chat"),
+    ("auditor.gateway",),
     ("auditor.report",),
     ("auditor.api",),
     ("kgaudit",),
-    ("auditor.cli", "engine.cli", "engine.train", "migrations"),
+    ("auditor.cli", "engine.cli", "engine.train", "migrations", "auditor.gateway.bench"),
 ]
 
 

@@ -60,8 +60,8 @@ TAGS = [
     {"name": "reports", "description": "Compliance reports over a period (JSON, CSV, HTML, PDF)."},
     {
         "name": "chat",
-        "description": "OpenAI-compatible chat with the embedded engine, "
-        "KG-constrained and audited.",
+        "description": "OpenAI-compatible chat with the embedded engine (KG-constrained) "
+        "or, in gateway mode, any OpenAI-compatible upstream; audited and recorded.",
     },
 ]
 
@@ -126,6 +126,9 @@ def create_app(
                 tg.start_soon(_checkpoint_timer, trail, trail.checkpoint_policy.every_s)
             yield
             tg.cancel_scope.cancel()
+        gateway = getattr(app.state, "gateway", None)
+        if gateway is not None:  # the upstream's keep-alive connections
+            await gateway.aclose()
 
     from auditor import __version__
 

@@ -25,6 +25,18 @@ def _use_db(db_url: str | None) -> str:
     return get_settings().db_url
 
 
+def _use_upstream(url: str) -> None:
+    """Point the settings (and any worker processes) at the gateway's upstream."""
+    from auditor.settings import check_upstream_url, get_settings
+
+    try:
+        check_upstream_url(url)
+    except ValueError as exc:
+        raise UsageError(f"--upstream: {exc}") from None
+    os.environ["KGAUDIT_GATEWAY_UPSTREAM_URL"] = url
+    get_settings.cache_clear()
+
+
 def _trail(db_url: str | None) -> Any:
     from auditor.settings import get_settings
     from auditor.trail import Trail
@@ -69,12 +81,28 @@ def log_config(level: str) -> dict[str, Any]:
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
 )
+@click.option(
+    "--upstream",
+    metavar="URL",
+    default=None,
+    help="Gateway mode: forward /v1/chat/completions to this OpenAI-compatible base URL "
+    "(e.g. http://llm:8000/v1) instead of the bundled engine; its key comes from "
+    "KGAUDIT_GATEWAY_UPSTREAM_KEY (docs/gateway.md).",
+)
 def serve_command(
-    host: str, port: int, workers: int, db_url: str | None, migrate: bool, log_level: str
+    host: str,
+    port: int,
+    workers: int,
+    db_url: str | None,
+    migrate: bool,
+    log_level: str,
+    upstream: str | None,
 ) -> None:
     """Serve the REST API (OpenAPI at /docs). Keys come from 'kgaudit keys create'."""
     import uvicorn
 
+    if upstream is not None:
+        _use_upstream(upstream)
     trail = _trail(db_url)
     if migrate:
         trail.migrate()

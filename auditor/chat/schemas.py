@@ -144,6 +144,17 @@ class ChatAudit(BaseModel):
     counts: dict[str, int]
     claims: list[AuditedClaim]
     constraint: ConstraintInfo
+    policy: Literal["annotate", "block", "review"] = Field(
+        default="annotate", description="The tenant's gateway policy (docs/gateway.md)."
+    )
+    status: Literal["delivered", "blocked", "review"] = Field(
+        default="delivered",
+        description="delivered; blocked (the answer was replaced by a refusal naming the "
+        "contradicted claims); review (delivered, and the audit marked for review).",
+    )
+    upstream: str = Field(
+        default="engine", description="Who answered: `engine`, or the upstream's base URL."
+    )
 
 
 class AssistantMessage(BaseModel):

@@ -270,8 +270,17 @@ class ChatService:
             return self.audit_fn(answer, domain=run.request.domain, as_of=run.request.as_of)
 
     def record(
-        self, trail: Any, run: Run, result: Any, *, tenant: str, requester: str, completion_id: str
+        self,
+        trail: Any,
+        run: Run,
+        result: Any,
+        *,
+        tenant: str,
+        requester: str,
+        completion_id: str,
+        extra: dict[str, Any] | None = None,
     ) -> str:
+        """Append the answer's audit; ``extra`` joins the metadata (the gateway's policy)."""
         run.check_time()  # never record what the client was not answered
         meta = {
             "completion_id": completion_id,
@@ -279,6 +288,7 @@ class ChatService:
             "context": run.question[:2000],
             "kg_constraint": bool(run.constraint.get("enabled")),
             "finish_reason": run.finish_reason,
+            **(extra or {}),
         }
         req = run.request
         rec = trail.record(
@@ -295,6 +305,23 @@ class ChatService:
             },
         )
         return str(rec.id)
+
+
+def audit_summary(result: Any, constraint: dict[str, Any], audit_id: str | None) -> dict[str, Any]:
+    """The ``kgaudit`` object of a chat response: the audit's scores and claims."""
+    d = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+    keys = ("text", "verdict", "subject", "predicate", "object", "rule_id", "hallucination_type")
+    return {
+        "audit_id": audit_id,
+        "domain": d["domain"],
+        "fer": d.get("fer"),
+        "citation_confidence": d.get("citation_confidence"),
+        "joint_score": d.get("joint_score"),
+        "coverage": d.get("coverage"),
+        "counts": d["counts"],
+        "claims": [{k: c.get(k) for k in keys} for c in d["claims"]],
+        "constraint": constraint,
+    }
 
 
 def _cut(text: str, stops: list[str]) -> tuple[str, bool]:

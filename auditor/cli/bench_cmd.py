@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial|telemetry``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial|telemetry|gateway``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ _BENCHES = {
     "constraint": "auditor.generation.bench_constraint:bench_constraint_command",
     "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
     "telemetry": "auditor.bench_telemetry:bench_telemetry_command",
+    "gateway": "auditor.gateway.bench:bench_gateway_command",
 }
 
 
 @click.group("bench", cls=LazyGroup, lazy=_BENCHES)
 def bench_group() -> None:
-    """Benchmarks of the auditor, API, batch runner, engine and kernels."""
+    """Benchmarks of the auditor, API, gateway, batch runner, engine and kernels."""

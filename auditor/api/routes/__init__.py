@@ -15,8 +15,9 @@ _DESCRIPTIONS = {
     422: "Invalid input.",
     429: "Rate limit of the API key exceeded; see Retry-After.",
     500: "Internal error.",
+    502: "Gateway mode: the upstream failed, is unreachable, or sent a malformed answer.",
     503: "A dependency (database, auditor, graph) is unavailable.",
-    504: "The request took longer than the time limit.",
+    504: "The request took longer than the time limit (or the upstream did not answer in time).",
 }
 
 

@@ -1,6 +1,10 @@
 """``POST /v1/chat/completions`` (OpenAI-compatible, KG-constrained, audited) and
 ``GET /v1/models``.
 
+The bundled engine answers unless the tenant's route names an upstream (gateway mode,
+:mod:`auditor.gateway`, docs/gateway.md); either way the tenant's policy (``annotate``,
+``block``, ``review``) is applied to the audited answer.
+
 Authentication and tenancy are the API's: a Bearer key with the ``create`` permission (the
 answer's audit is recorded in the tenant's trail, ``source="chat"``). With ``stream: true``
 the answer comes as server-sent events in OpenAI's ``chat.completion.chunk`` format; the last
@@ -15,7 +19,7 @@ from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
@@ -26,10 +30,25 @@ from auditor.chat.service import (
     ChatInputError,
     ChatService,
     Run,
+    audit_summary,
     new_completion_id,
     now,
 )
 from auditor.deadline import DeadlineExceeded
+from auditor.gateway import (
+    BLOCKED,
+    REVIEW,
+    Decision,
+    Gateway,
+    GatewayError,
+    Relay,
+    TenantRoute,
+    Who,
+    completion_events,
+    decide,
+    tenant_route,
+)
+from auditor.gateway.service import json_mode
 
 router = APIRouter(prefix="/v1", tags=["chat"])
 READY_WAIT_S = 8.0  # how long a request waits for the engine to load before a 503
@@ -61,51 +80,59 @@ def chat_service(request: Request, services: Any) -> ChatService:
     return svc
 
 
-def audit_payload(result: Any, run: Run, audit_id: str | None) -> dict[str, Any]:
-    d = result.to_dict() if hasattr(result, "to_dict") else dict(result)
-    claims = [
-        {
-            k: c.get(k)
-            for k in (
-                "text",
-                "verdict",
-                "subject",
-                "predicate",
-                "object",
-                "rule_id",
-                "hallucination_type",
+def gateway(request: Request, services: Any) -> Gateway:
+    """The app's gateway (``app.state.gateway``), created on first use."""
+    gw = getattr(request.app.state, "gateway", None)
+    if gw is None:
+        gw = request.app.state.gateway = Gateway(
+            services.audit_fn,
+            services.trail,
+            audit_timeout_s=services.settings.audit_timeout_s,
+            audit_slots=services.audit_slots,
+        )
+    return gw
+
+
+async def _via_upstream(
+    route: TenantRoute, body: ChatRequest, request: Request, who: Who, services: Any
+) -> Any:
+    """Gateway mode: the tenant's upstream answers (docs/gateway.md)."""
+    gw = gateway(request, services)
+    raw = await request.json()
+    limit = request_deadline(request, services.settings.request_timeout_s)
+    try:
+        if body.stream:
+            events = await gw.stream(route, body, raw, who=who, deadline=limit)
+            return StreamingResponse(
+                events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
             )
-        }
-        for c in d["claims"]
-    ]
-    return {
-        "audit_id": audit_id,
-        "domain": d["domain"],
-        "fer": d.get("fer"),
-        "citation_confidence": d.get("citation_confidence"),
-        "joint_score": d.get("joint_score"),
-        "coverage": d.get("coverage"),
-        "counts": d["counts"],
-        "claims": claims,
-        "constraint": run.constraint,
-    }
+        return JSONResponse(await gw.complete(route, body, raw, who=who, deadline=limit))
+    except GatewayError as exc:
+        raise ApiError(exc.status, exc.code, str(exc)) from None
 
 
 @router.post(
     "/chat/completions",
     response_model=ChatCompletion,
-    summary="Answer with the embedded model (KG-constrained by default), audited and recorded",
+    summary="Answer with the embedded model (KG-constrained by default) or, in gateway mode, "
+    "the configured upstream; audited and recorded",
     responses={
         200: {
             "content": _SSE,
             "description": "The completion (JSON), or with `stream: true` server-sent events.",
         },
-        **error_responses(*AUTH_ERRORS, 404, 413, 422, 503),
+        **error_responses(*AUTH_ERRORS, 404, 413, 422, 502, 503, 504),
     },
 )
 async def chat_completions(
     body: ChatRequest, request: Request, principal: Creator, services: ServicesDep
 ) -> Any:
+    route = tenant_route(services.settings, principal.tenant)
+    who = Who(principal.tenant, f"key:{principal.prefix}")
+    if route.upstream_url is not None:
+        return await _via_upstream(route, body, request, who, services)
+    if "domain" not in body.model_fields_set:
+        body.domain = route.domain  # the tenant's default domain
     svc = chat_service(request, services)
     if not await anyio.to_thread.run_sync(svc.ready, READY_WAIT_S):
         raise ApiError(
@@ -128,14 +155,27 @@ async def chat_completions(
     # past the request's time limit nothing more is generated, audited or recorded
     run.deadline = request_deadline(request, services.settings.request_timeout_s)
     cid, created = new_completion_id(), now()
-    who = {"tenant": principal.tenant, "requester": f"key:{principal.prefix}"}
+    decided: list[Decision] = []
 
     def finish() -> dict[str, Any]:
         result = svc.audit(run)
-        audit_id = svc.record(services.trail, run, result, completion_id=cid, **who)
-        return audit_payload(result, run, audit_id)
+        decision = decide(route.policy, result, json_mode=json_mode(body))
+        decided.append(decision)
+        extra = {"gateway": {**decision.summary(), "upstream": "engine"}}
+        extra["gateway"]["review"] = decision.status == REVIEW
+        audit_id = svc.record(
+            services.trail,
+            run,
+            result,
+            completion_id=cid,
+            tenant=who.tenant,
+            requester=who.requester,
+            extra=extra,
+        )
+        summary = audit_summary(result, run.constraint, audit_id)
+        return {**summary, **decision.summary(), "upstream": "engine"}
 
-    if body.stream:
+    if body.stream and route.policy != "block":
         first = await anyio.to_thread.run_sync(_first_piece, svc, run)
         return StreamingResponse(
             _events(svc, run, first, cid, created, finish),
@@ -145,6 +185,9 @@ async def chat_completions(
 
     def complete() -> dict[str, Any]:
         content = "".join(svc.deltas(run))
+        audit = finish()
+        if decided[-1].status == BLOCKED:
+            content = decided[-1].refusal or ""
         return {
             "id": cid,
             "created": created,
@@ -159,11 +202,22 @@ async def chat_completions(
                 }
             ],
             "usage": _usage(run),
-            "kgaudit": finish(),
+            "kgaudit": audit,
         }
 
     try:
-        return await anyio.to_thread.run_sync(complete, abandon_on_cancel=True)
+        done = await anyio.to_thread.run_sync(complete, abandon_on_cancel=True)
+        if body.stream:  # under block: nothing is sent before the audit has passed
+            relay = Relay(cid, created, body.model)
+            opts = body.stream_options
+            relay.usage = done["usage"] if opts is not None and opts.include_usage else None
+            choice = done["choices"][0]
+            text, reason = choice["message"]["content"], choice["finish_reason"]
+            events = completion_events(relay, text, done["kgaudit"], reason)
+            return StreamingResponse(
+                events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+            )
+        return done
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
     except DeadlineExceeded:
