@@ -152,8 +152,10 @@ def _v2(value: Any) -> bytes:
         parsed = float(literal)
         if "e" in literal or "E" in literal:
             slow = True
-        elif literal.endswith(".0") and abs(parsed) <= _INT_LIMIT:
-            return int(parsed)  # RFC 8785 writes the float 3.0 as "3", like the integer
+        elif literal.endswith(".0"):
+            if abs(parsed) <= _INT_LIMIT:
+                return int(parsed)  # RFC 8785 writes the float 3.0 as "3", like the integer
+            slow = True  # 2^53 <= |x| < 1e16: "9007199254740992.0" in Python, no ".0" in JCS
         return parsed
 
     def integer(literal: str) -> int:
