@@ -191,6 +191,9 @@ class AuditSummary(BaseModel):
     source: str
     requester: str | None
     created_at: str
+    answered_at: str | None = Field(
+        default=None, description="When the text was said: `metadata.answered_at`, in UTC."
+    )
     domain: str
     as_of: str
     fer: float | None

@@ -220,6 +220,8 @@ def _integrity(r: dict[str, Any]) -> str:
 def render_html(report: dict[str, Any]) -> bytes:
     p = report["parameters"]
     scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
+    if p.get("by") == "answered":
+        scope += ", by the day each text was said"
     body = "".join(
         [
             f"<h1>{_e(report['title'])}</h1><p class=muted>{_e(p['from'])} to {_e(p['to'])} · "

@@ -134,6 +134,8 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
     s, p = r["summary"], r["parameters"]
     d.h1(r["title"])
     scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
+    if p.get("by") == "answered":
+        scope += ", by the day each text was said"
     d.para(f"Period {p['from']} to {p['to']} · {scope} · generated {r['generated_at']}", color=80)
     d.h2("Executive summary")
     c = s["counts"]
