@@ -113,7 +113,7 @@ def test_a_malformed_answered_at_is_refused(
         trail.close()
 
 
-def test_migration_0005_fills_answered_at_from_stored_metadata(
+def test_migration_0006_fills_answered_at_from_stored_metadata(
     tmp_path: Path, auditor_obj: Any
 ) -> None:
     from auditor.trail import db
@@ -123,7 +123,7 @@ def test_migration_0005_fills_answered_at_from_stored_metadata(
         trail.migrate()
         result = auditor_obj.audit(TEXT, domain="medical")
         trail.record(result, text=TEXT, external_id="x", metadata={"answered_at": "2025-03-02"})
-        db.downgrade(trail.engine, "0004")  # the column goes; the metadata stays
+        db.downgrade(trail.engine, "0005")  # the column goes; the metadata stays
         trail.migrate()
         assert db.current_revision(trail.engine) == db.head_revision()
         (audit,) = trail.iter_audits(tenant="default")

@@ -5,8 +5,8 @@ covered by the record hash through the metadata digest; the column only serves q
 (``kgaudit report --by answered``). Audits already stored get it from their metadata, in
 pages; a stored value that does not parse (written before the check existed) stays NULL.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-04 22:00:00
 """
 
@@ -21,8 +21,8 @@ from auditor.errors import UsageError
 from auditor.trail.metadata import answered_at
 from auditor.trail.models import UTCDateTime
 
-revision: str = "0005"
-down_revision: str | None = "0004"
+revision: str = "0006"
+down_revision: str | None = "0005"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
