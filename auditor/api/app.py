@@ -138,14 +138,18 @@ def create_app(
         description=DESCRIPTION,
         openapi_tags=TAGS,
         lifespan=lifespan,
+        docs_url=None,  # served from local assets by install_docs, not from a CDN
+        redoc_url=None,  # ReDoc has no locally installable bundle
     )
     app.state.services = services
     install_error_handlers(app)
     for router in (audits.router, trail_routes.router, kg.router, admin.router, health.router):
         app.include_router(router)
     from auditor.api.routes.chat import router as chat_router  # OpenAI-compatible chat
+    from auditor.api.routes.docs import install_docs  # /docs without a CDN
     from auditor.api.routes.reports import router as report_router  # GET /v1/reports
 
+    install_docs(app)
     app.include_router(report_router)
     app.include_router(chat_router)
     _install_review(app, settings)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import os
 import tempfile
+from datetime import UTC, datetime
 from typing import Any
 
 import click
 
 from auditor.errors import UsageError
+from auditor.trail.canonical import format_timestamp
 from auditor.trail.cli import DB_OPTION
 
 H11_MAX_HEADER_BYTES = 1_048_576
@@ -147,17 +149,28 @@ def keys_group() -> None:
     "admin: also keys, tenants and reviews.",
 )
 @click.option("--name", default=None, help="A label to recognise the key by.")
+@click.option(
+    "--expires",
+    default=None,
+    metavar="WHEN",
+    help="When the key stops working: a duration (30d, 12h, 90m, 2w), a date YYYY-MM-DD "
+    "(midnight UTC) or an ISO 8601 timestamp. Default: never.",
+)
 @DB_OPTION
-def create_key_command(tenant: str, role: str, name: str | None, db_url: str | None) -> None:
+def create_key_command(
+    tenant: str, role: str, name: str | None, expires: str | None, db_url: str | None
+) -> None:
     """Create an API key and print it once (it cannot be shown again)."""
-    from auditor.api.keys import KeyStore
+    from auditor.api.keys import KeyStore, parse_expiry
 
+    expires_at = parse_expiry(expires) if expires is not None else None
     trail = _trail(db_url)
     trail.migrate()
-    info, token = KeyStore(trail).create(tenant=tenant, role=role, name=name)
+    info, token = KeyStore(trail).create(tenant=tenant, role=role, name=name, expires_at=expires_at)
     click.echo(token)
+    until = f", expires {info['expires_at']}" if info["expires_at"] else ""
     click.echo(
-        f"key {info['id']} ({info['prefix']}) for tenant {tenant!r}, role {role}; "
+        f"key {info['id']} ({info['prefix']}) for tenant {tenant!r}, role {role}{until}; "
         "store it now: only its hash is kept.",
         err=True,
     )
@@ -172,6 +185,9 @@ def list_keys_command(tenant: str | None, db_url: str | None) -> None:
 
     for k in KeyStore(_trail(db_url)).list(tenant=tenant):
         state = f"revoked {k['revoked_at']}" if k["revoked_at"] else "active"
+        if not k["revoked_at"] and k["expires_at"]:
+            expired = k["expires_at"] <= format_timestamp(datetime.now(UTC))
+            state = f"{'expired' if expired else 'expires'} {k['expires_at']}"
         click.echo(
             f"{k['id']}\t{k['prefix']}\t{k['tenant']}\t{k['role']}\t{k['name'] or '-'}\t{state}"
         )

@@ -14,7 +14,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from auditor.api.errors import ApiError
-from auditor.api.keys import KeyStore, Principal, operator_principal
+from auditor.api.keys import KeyExpired, KeyStore, Principal, operator_principal
 from auditor.api.metrics import Metrics
 from auditor.api.ratelimit import RateLimiter
 from auditor.settings import Settings
@@ -77,7 +77,10 @@ async def current_principal(
     token = credentials.credentials
     principal = _operator(services, token) or services.keys.cached(token)
     if principal is None:
-        principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
+        try:
+            principal = await anyio.to_thread.run_sync(services.keys.authenticate, token)
+        except KeyExpired as exc:
+            raise ApiError(401, "unauthorized", str(exc), headers=challenge) from None
     if principal is None:
         services.auth_failures.acquire(address)
         raise ApiError(401, "unauthorized", "the API key is invalid or revoked", headers=challenge)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -37,6 +38,42 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     OPERATOR: frozenset({"admin", "operator", "integrity"}),
 }
 TOKEN_PREFIX = "kga_"
+_DURATION = re.compile(r"^(\d{1,6})([mhdw])$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+class KeyExpired(UsageError):
+    """The API key is known and not revoked, but past its ``expires_at``."""
+
+
+def parse_expiry(value: str, *, now: datetime | None = None) -> datetime:
+    """``--expires``: a duration from now (``30d``, ``12h``, ``90m``, ``2w``), a date (the key
+    stops working at that day's midnight UTC) or an ISO 8601 timestamp (UTC without an offset).
+
+    >>> parse_expiry("30d", now=datetime(2026, 1, 1, tzinfo=UTC)).isoformat()
+    '2026-01-31T00:00:00+00:00'
+    >>> parse_expiry("2027-01-01", now=datetime(2026, 1, 1, tzinfo=UTC)).isoformat()
+    '2027-01-01T00:00:00+00:00'
+    """
+    now = now or datetime.now(UTC)
+    text = value.strip()
+    m = _DURATION.match(text)
+    try:
+        if m:
+            when = now + timedelta(**{_UNITS[m.group(2)]: int(m.group(1))})
+        elif "T" not in text and " " not in text:
+            when = datetime.combine(date.fromisoformat(text), datetime.min.time(), tzinfo=UTC)
+        else:
+            when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise UsageError(
+            f"expiry {value!r} is neither a duration (30d, 12h, 90m, 2w), a date YYYY-MM-DD "
+            "nor an ISO 8601 timestamp"
+        ) from None
+    if when <= now:
+        raise UsageError(f"expiry {value!r} ({format_timestamp(when)}) is not in the future")
+    return when
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +118,7 @@ def _key_dict(k: ApiKey) -> dict[str, Any]:
         "name": k.name,
         "created_at": format_timestamp(k.created_at),
         "revoked_at": format_timestamp(k.revoked_at) if k.revoked_at else None,
+        "expires_at": format_timestamp(k.expires_at) if k.expires_at else None,
     }
 
 
@@ -95,13 +133,24 @@ class KeyStore:
         self._lock = threading.Lock()
 
     def create(
-        self, *, tenant: str, role: str, name: str | None = None
+        self,
+        *,
+        tenant: str,
+        role: str,
+        name: str | None = None,
+        expires_at: datetime | None = None,
     ) -> tuple[dict[str, Any], str]:
-        """Create a key; returns its description and the token (shown once, never stored)."""
+        """Create a key; returns its description and the token (shown once, never stored).
+        ``expires_at`` (aware, in the future) ends the key then, like a revoke; None: never."""
         check_tenant(tenant)
         check_strings(name=name)
         if role not in ROLES:
             raise UsageError(f"role {role!r} is invalid; expected one of {', '.join(ROLES)}")
+        if expires_at is not None:
+            if expires_at.tzinfo is None:
+                raise UsageError("expires_at needs a time zone (UTC)")
+            if expires_at <= datetime.now(UTC):
+                raise UsageError(f"expires_at {format_timestamp(expires_at)} is not in the future")
         prefix = secrets.token_hex(6)
         token = f"{TOKEN_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         self.trail.ensure_tenant(tenant)
@@ -113,6 +162,7 @@ class KeyStore:
                 role=role,
                 name=name,
                 created_at=datetime.now(UTC),
+                expires_at=expires_at,
             )
             s.add(key)
             s.flush()
@@ -128,7 +178,8 @@ class KeyStore:
         return hit[1] if hit is not None and hit[0] > time.monotonic() else None
 
     def authenticate(self, token: str) -> Principal | None:
-        """The principal of ``token``, or None for an unknown, malformed or revoked key."""
+        """The principal of ``token``, or None for an unknown, malformed or revoked key;
+        :class:`KeyExpired` for a valid key past its ``expires_at``."""
         prefix = _split(token)
         if prefix is None:
             return None
@@ -144,11 +195,20 @@ class KeyStore:
             return None
         if not hmac.compare_digest(key.key_hash, digest):
             return None
+        now = datetime.now(UTC)
+        if key.expires_at is not None and key.expires_at <= now:
+            raise KeyExpired(
+                f"the API key expired at {format_timestamp(key.expires_at)}; "
+                "create a new one ('kgaudit keys create' or POST /v1/keys)"
+            )
         principal = Principal(key.id, key.prefix, key.tenant_id, key.role)
         if self.cache_s > 0:
+            ttl = self.cache_s
+            if key.expires_at is not None:  # never cached past the key's expiry
+                ttl = min(ttl, (key.expires_at - now).total_seconds())
             with self._lock:
                 if generation == self._generation:  # no revoke since the key was read
-                    self._cache[digest] = (time.monotonic() + self.cache_s, principal)
+                    self._cache[digest] = (time.monotonic() + ttl, principal)
         return principal
 
     def list(self, *, tenant: str | None = None) -> list[dict[str, Any]]:
@@ -192,8 +252,10 @@ __all__ = [
     "OPERATOR",
     "PERMISSIONS",
     "ROLES",
+    "KeyExpired",
     "KeyStore",
     "Principal",
     "hash_token",
     "operator_principal",
+    "parse_expiry",
 ]

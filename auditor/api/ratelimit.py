@@ -3,6 +3,15 @@ used per client address for failed authentications).
 
 In-process: with N uvicorn workers each worker keeps its own buckets (a key may get up to
 N times the limit); put a shared limiter in the proxy for a hard global cap.
+
+Why not the ``limits`` package (measured 2026-12-04, limits 5.8.0, MemoryStorage): it has no
+token bucket. After a burst of 6 requests at 6/minute this bucket admits the next one 10 s
+later (``Retry-After: 10``); ``limits``' moving window makes it 60 s and its sliding-window
+counter about 40 s, so clients would see other limits and ``Retry-After`` values. It is also
+slower: 4.9 µs per hit (moving, sliding and fixed window alike) against 0.63 µs here
+(50,000 hits over 100 keys), it reads the wall clock (no injectable clock for tests) and its
+MemoryStorage runs an expiry thread. A shared (Redis) limiter for several workers would be
+the case for it.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -191,6 +191,9 @@ class AuditSummary(BaseModel):
     source: str
     requester: str | None
     created_at: str
+    answered_at: str | None = Field(
+        default=None, description="When the text was said: `metadata.answered_at`, in UTC."
+    )
     domain: str
     as_of: str
     fer: float | None
@@ -367,6 +370,11 @@ class KeyCreate(BaseModel):
     tenant: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", examples=["acme"])
     role: Role
     name: str | None = Field(default=None, max_length=256, examples=["ci pipeline"])
+    expires_at: datetime | None = Field(
+        default=None,
+        description="When the key stops working (ISO 8601; without an offset, UTC). "
+        "Default: never.",
+    )
 
 
 class KeyInfo(BaseModel):
@@ -377,6 +385,7 @@ class KeyInfo(BaseModel):
     name: str | None
     created_at: str
     revoked_at: str | None
+    expires_at: str | None = None
 
 
 class KeyCreated(KeyInfo):

@@ -25,6 +25,7 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -148,12 +149,14 @@ class Sessions:
 
 
 def key_is_active(trail: Trail, principal: Principal) -> bool:
-    """The session's key still exists, unrevoked, with the same prefix, tenant and role."""
+    """The session's key still exists, unrevoked and unexpired, with the same prefix, tenant
+    and role."""
     with trail.session() as s:
         key = s.execute(select(ApiKey).where(ApiKey.id == principal.key_id)).scalar_one_or_none()
     return (
         key is not None
         and key.revoked_at is None
+        and (key.expires_at is None or key.expires_at > datetime.now(UTC))
         and (key.prefix, key.tenant_id, key.role)
         == (principal.prefix, principal.tenant, principal.role)
     )

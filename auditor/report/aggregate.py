@@ -54,6 +54,7 @@ def worst_entry(audit: dict[str, Any]) -> dict[str, Any]:
         "id": audit["id"],
         "external_id": audit.get("external_id"),
         "created_at": audit["created_at"],
+        "answered_at": audit.get("answered_at"),
         "domain": audit["domain"],
         "as_of": audit["as_of"],
         "fer": audit.get("fer"),
@@ -80,6 +81,7 @@ def worst_entry(audit: dict[str, Any]) -> dict[str, Any]:
 @dataclass
 class Aggregate:
     worst_n: int = 10
+    by: str = "recorded"  # which day an audit counts on: "recorded", or "answered" (said)
     audits: int = 0
     counts: Counter[str] = field(default_factory=Counter)
     fers: list[float] = field(default_factory=list)
@@ -114,7 +116,8 @@ class Aggregate:
         self.domains[dom].update(
             audits=1, contradicted=con, checked=con + sup, claims=sum(int(v) for v in c.values())
         )
-        day = self.days[(audit["created_at"][:10], dom)]
+        when = audit.get("answered_at") if self.by == "answered" else None
+        day = self.days[((when or audit["created_at"])[:10], dom)]
         day.update(audits=1, contradicted=con, checked=con + sup)
         for key, values in (
             ("fer", self.fers),

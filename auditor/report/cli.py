@@ -54,6 +54,14 @@ def checkpoint_key(settings: Any) -> bytes | None:
 )
 @click.option("--tenant", default="default", show_default=True, help="Trail tenant.")
 @click.option(
+    "--by",
+    type=click.Choice(["recorded", "answered"]),
+    default="recorded",
+    show_default=True,
+    help="Which day an audit counts on: when it was recorded, or when the text was said "
+    "(metadata.answered_at; recorded day if it has none).",
+)
+@click.option(
     "--format",
     "fmt",
     type=click.Choice(FORMATS),
@@ -76,12 +84,14 @@ def report_command(
     end: str,
     domain: str | None,
     tenant: str,
+    by: str,
     fmt: str | None,
     out: str,
     db_url: str | None,
     worst: int,
 ) -> None:
-    """Write the compliance report for audits recorded from --from to --to.
+    """Write the compliance report for audits recorded (or, with --by answered, said) from
+    --from to --to.
 
     Executive summary, charts, the worst audits with claim-level evidence, methodology,
     graph and rule-pack versions, and the audit-trail integrity statement.
@@ -119,6 +129,7 @@ def report_command(
             kb=kb,
             rules=rules,
             key=checkpoint_key(settings),
+            by=by,
         )
     finally:
         trail.close()

@@ -15,6 +15,7 @@ from typing import Any
 from auditor.errors import UsageError
 from auditor.report.aggregate import Aggregate
 from auditor.report.methodology import methodology
+from auditor.trail.queries import BY_CHOICES
 
 REPORT_VERSION = 1
 
@@ -244,8 +245,13 @@ def build_report(
     rules: Any = None,
     key: bytes | None = None,
     now: datetime | None = None,
+    by: str = "recorded",
 ) -> dict[str, Any]:
     """The report over audits recorded from ``start`` through ``end`` (inclusive, UTC).
+
+    ``by="answered"`` takes the period (and the FER-over-time days) by when each text was
+    said, its ``metadata.answered_at``; an audit without one counts on the day it was
+    recorded.
 
     ``kb``/``rules`` (the loaded graphs and rule packs) add rule titles, graph sources and
     rule-pack citations; ``key`` (the checkpoint key) lets the integrity statement check
@@ -259,15 +265,15 @@ def build_report(
         raise UsageError(f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}")
     if not 0 <= worst <= 100:
         raise UsageError("--worst must be between 0 and 100")
-    agg = Aggregate(worst_n=worst)
-    for audit in trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain):
+    if by not in BY_CHOICES:
+        raise UsageError(f"--by {by!r} is invalid; expected one of {', '.join(BY_CHOICES)}")
+    agg = Aggregate(worst_n=worst, by=by)
+    for audit in trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain, by=by):
         agg.add(audit)
     if agg.audits == 0:
         check_known_tenant(trail, tenant)
         scope = f"tenant {tenant!r}" + (f", domain {domain}" if domain else "")
-        raise NoAudits(
-            f"no audits were recorded from {first} to {last} ({scope}); nothing to report"
-        )
+        raise NoAudits(f"no audits were {by} from {first} to {last} ({scope}); nothing to report")
     generated = (now or datetime.now(UTC)).astimezone(UTC)
     return {
         "report_version": REPORT_VERSION,
@@ -277,6 +283,7 @@ def build_report(
             "to": last.isoformat(),
             "domain": domain,
             "tenant": tenant,
+            "by": by,
         },
         "generated_at": generated.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "summary": agg.summary(),

@@ -11,15 +11,21 @@ from auditor.report.data import provenance_text
 from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
 
 CSS = """
+*,*::before,*::after{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:980px;
-color:#1b1b1b;line-height:1.45}h1{margin-bottom:.2rem}h2{border-bottom:2px solid #ddd;
-padding-bottom:.2rem;margin-top:2.2rem}table{border-collapse:collapse;margin:.6rem 0;width:100%}
+padding:0 1rem;color:#1b1b1b;line-height:1.45;overflow-wrap:anywhere}h1{margin-bottom:.2rem}
+h2{border-bottom:2px solid #ddd;padding-bottom:.2rem;margin-top:2.2rem}
+table{border-collapse:collapse;margin:.6rem 0;width:100%}
 th,td{border:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top;
-font-size:.92rem}th{background:#f4f4f4}.kpis{display:flex;flex-wrap:wrap;gap:.8rem}
+font-size:.92rem;overflow-wrap:anywhere}th{background:#f4f4f4}
+.kpis{display:flex;flex-wrap:wrap;gap:.8rem}
 .kpi{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;min-width:9rem}
 .kpi b{display:block;font-size:1.5rem}.muted{color:#666;font-size:.9rem}
-.bad{color:#b00020}.ok{color:#1b5e20}img{max-width:100%}.claim{margin:.4rem 0 .8rem 1rem}
-code{font-size:.85rem;word-break:break-all}
+.bad{color:#b00020}.ok{color:#1b5e20}img{max-width:100%;height:auto}
+.claim{margin:.4rem 0 .8rem 1rem}code{font-size:.85rem;word-break:break-all}
+@media (max-width:600px){body{margin:1rem auto;padding:0 .5rem}
+th,td{padding:.2rem .25rem;font-size:.78rem}.kpi{min-width:7rem;padding:.4rem .6rem}
+.kpi b{font-size:1.2rem}.claim{margin-left:.4rem}}
 """
 
 
@@ -220,6 +226,8 @@ def _integrity(r: dict[str, Any]) -> str:
 def render_html(report: dict[str, Any]) -> bytes:
     p = report["parameters"]
     scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
+    if p.get("by") == "answered":
+        scope += ", by the day each text was said"
     body = "".join(
         [
             f"<h1>{_e(report['title'])}</h1><p class=muted>{_e(p['from'])} to {_e(p['to'])} · "
@@ -234,7 +242,7 @@ def render_html(report: dict[str, Any]) -> bytes:
         ]
     )
     return (
-        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>'
         f"{_e(report['title'])} {_e(p['from'])}–{_e(p['to'])}</title><style>{CSS}</style>"
         f"</head><body>{body}</body></html>"
     ).encode()

@@ -88,6 +88,17 @@ class _Doc:
         self._lines(size * 0.5, text, indent)
         self.pdf.set_text_color(0)
 
+    def link(self, text: str, url: str, *, size: float = 7.5, indent: float = 0) -> None:
+        """``text`` as a clickable link to ``url`` (blue, underlined; a URI annotation)."""
+        self.pdf.set_font(FONT, "U", size=size)
+        self.pdf.set_text_color(20, 70, 170)
+        self.pdf.set_x(15 + indent)
+        self.pdf.multi_cell(
+            TEXT_W - indent, size * 0.5, text, align="L", new_x="LMARGIN", new_y="NEXT", link=url
+        )
+        self.pdf.set_text_color(0)
+        self.pdf.set_font(FONT, size=size)
+
     def _lines(self, height: float, text: str, indent: float = 0) -> None:
         self.pdf.set_x(15 + indent)
         self.pdf.multi_cell(TEXT_W - indent, height, text, align="L", new_x="LMARGIN", new_y="NEXT")
@@ -95,7 +106,7 @@ class _Doc:
     def table(
         self,
         head: list[str],
-        rows: list[list[str]],
+        rows: list[list[str | tuple[str, str | None]]],
         widths: list[float] | None = None,
         size: float = 8,
     ) -> None:
@@ -116,7 +127,10 @@ class _Doc:
             for row in rows:
                 r = t.row()
                 for c in row:
-                    r.cell(c)
+                    if isinstance(c, tuple):  # (text, url): a clickable cell
+                        r.cell(c[0], link=c[1] or None)
+                    else:
+                        r.cell(c)
         self.pdf.ln(2)
 
     def image(self, png: bytes, caption: str) -> None:
@@ -134,6 +148,8 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
     s, p = r["summary"], r["parameters"]
     d.h1(r["title"])
     scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
+    if p.get("by") == "answered":
+        scope += ", by the day each text was said"
     d.para(f"Period {p['from']} to {p['to']} · {scope} · generated {r['generated_at']}", color=80)
     d.h2("Executive summary")
     c = s["counts"]
@@ -237,15 +253,13 @@ def _worst(d: _Doc, r: dict[str, Any]) -> None:
             d.para(f"why: {c['reason']}", size=8, indent=6)
             for e in c["evidence"]:
                 src = (
-                    (
-                        f" — source: {e['document']}"
-                        + (f", {e['section']}" if e["section"] else "")
-                        + (f" ({e['url']})" if e["url"] else "")
-                    )
+                    (f" — source: {e['document']}" + (f", {e['section']}" if e["section"] else ""))
                     if e["document"]
                     else ""
                 )
                 d.para(f"{e['role']}: {e['statement']}{src}", size=7.5, color=60, indent=9)
+                if e["url"]:
+                    d.link(e["url"], e["url"], size=7.5, indent=12)
         if w["claims_not_shown"]:
             d.para(f"... and {w['claims_not_shown']} more contradicted claims", size=8)
         d.pdf.ln(2)
@@ -276,12 +290,15 @@ def _methodology(d: _Doc, r: dict[str, Any]) -> None:
                 + provenance_text(g.get("provenance")),
                 size=8,
             )
+            for src in g["top_sources"]:
+                if src.get("url"):
+                    d.link(f"{src['document']}: {src['url']}", src["url"], size=7, indent=3)
     if v["rule_packs"]:
         d.h3(f"Rule packs ({v['rule_packs']['rules_version']})")
         d.table(
             ["pack", "rule", "title", "cites"],
             [
-                [f"{p['pack']} {p['version']}", x["id"], x["title"], x["citation"]]
+                [f"{p['pack']} {p['version']}", x["id"], x["title"], (x["citation"], x.get("url"))]
                 for p in v["rule_packs"]["packs"]
                 for x in p["rules"]
             ],

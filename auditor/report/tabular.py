@@ -36,6 +36,8 @@ def _rows(r: dict[str, Any]) -> Iterator[Row]:
     p, s = r["parameters"], r["summary"]
     for k in ("from", "to", "domain", "tenant"):
         yield ("report", k, "", "", _v(p[k]))
+    if p.get("by", "recorded") != "recorded":  # the default row is left out: same CSV as before
+        yield ("report", "by", "", "", p["by"])
     yield ("report", "generated_at", "", "", r["generated_at"])
     for k in ("audits", "claims", "audits_with_contradictions"):
         yield ("summary", k, "", "", s[k])

@@ -10,6 +10,7 @@ All walks are iterative: a deeply nested value cannot exhaust the stack.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from auditor.errors import UsageError
@@ -17,6 +18,7 @@ from auditor.trail.canonical import canonical_json
 
 MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
 READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
+ANSWERED_AT = "answered_at"  # metadata key: when the audited text was said (not recorded)
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -63,7 +65,41 @@ def check_metadata(
     size = len(canonical_json(dict(value), version=1))
     if size > max_bytes:
         raise UsageError(f"metadata is {size:,} bytes of JSON; the limit is {max_bytes:,}")
+    answered_at(value)  # a malformed answered_at is refused here, by every writer
     return dict(value)
+
+
+def answered_at(meta: Any) -> datetime | None:
+    """When the audited text was said: ``meta["answered_at"]`` as a UTC datetime, or None.
+
+    The value is an ISO 8601 timestamp (``2026-03-01T09:30:00Z``; without an offset it is
+    UTC), a date (``2026-03-01``: its midnight UTC) or Unix seconds (the ``created`` of an
+    OpenAI completion). Anything else is a UsageError naming the key.
+
+    >>> answered_at({"answered_at": "2026-03-01T10:30:00+01:00"}).isoformat()
+    '2026-03-01T09:30:00+00:00'
+    >>> answered_at({"answered_at": 1772357400}).isoformat()
+    '2026-03-01T09:30:00+00:00'
+    >>> answered_at({"model": "x"}) is None
+    True
+    """
+    if not isinstance(meta, Mapping) or meta.get(ANSWERED_AT) is None:
+        return None
+    value = meta[ANSWERED_AT]
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return datetime.fromtimestamp(value, UTC)
+        if isinstance(value, str):
+            text = value.strip()
+            if "T" not in text and " " not in text:
+                return datetime.combine(date.fromisoformat(text), time(), tzinfo=UTC)
+            out = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            return out.replace(tzinfo=UTC) if out.tzinfo is None else out.astimezone(UTC)
+    except (ValueError, OverflowError, OSError):
+        pass
+    raise UsageError(
+        f"metadata {ANSWERED_AT!r} {value!r} is not an ISO 8601 timestamp or date, nor Unix seconds"
+    )
 
 
 def readable_metadata(meta: Any) -> Any:
@@ -86,4 +122,12 @@ def _check_string(value: str) -> None:
         raise UsageError("a metadata string is not valid Unicode (unpaired surrogate)") from None
 
 
-__all__ = ["MAX_SAFE_INT", "READ_DEPTH", "check_metadata", "json_depth", "readable_metadata"]
+__all__ = [
+    "ANSWERED_AT",
+    "MAX_SAFE_INT",
+    "READ_DEPTH",
+    "answered_at",
+    "check_metadata",
+    "json_depth",
+    "readable_metadata",
+]

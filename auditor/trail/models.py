@@ -99,6 +99,7 @@ class ApiKey(Base):
     name: Mapped[str | None] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime())  # None: never
 
 
 class Audit(Base):
@@ -107,6 +108,7 @@ class Audit(Base):
         UniqueConstraint("tenant_id", "external_id"),
         Index(None, "tenant_id", "seq"),
         Index(None, "tenant_id", "created_at"),
+        Index(None, "tenant_id", "answered_at"),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(Uuid, primary_key=True)
@@ -116,6 +118,9 @@ class Audit(Base):
     source: Mapped[str] = mapped_column(String(32))
     requester: Mapped[str | None] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # when the text was said: metadata["answered_at"] (auditor.trail.metadata.answered_at),
+    # kept as a column for reports by that day; not hashed itself, since ``meta`` is
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     domain: Mapped[str] = mapped_column(String(32), index=True)
     as_of: Mapped[date] = mapped_column(Date)
     text: Mapped[str] = mapped_column(Text)

@@ -63,6 +63,20 @@ def to_datetime(value: datetime | date | str | None, *, end: bool = False) -> da
         ) from exc
 
 
+BY_CHOICES = ("recorded", "answered")
+
+
+def day_column(by: str) -> Any:
+    """What a period filters on: ``recorded`` (when the trail stored the audit) or
+    ``answered`` (when the text was said, ``metadata.answered_at``; an audit without one
+    counts as answered when it was recorded)."""
+    if by == "recorded":
+        return Audit.created_at
+    if by == "answered":
+        return func.coalesce(Audit.answered_at, Audit.created_at)
+    raise UsageError(f"by {by!r} is invalid; expected one of {', '.join(BY_CHOICES)}")
+
+
 def _filtered(
     stmt: Select[Any],
     *,
@@ -75,6 +89,7 @@ def _filtered(
     verdict: str | None = None,
     hallucination_type: str | None = None,
     rule_id: str | None = None,
+    by: str = "recorded",
 ) -> Select[Any]:
     check_strings(
         tenant=tenant, domain=domain, hallucination_type=hallucination_type, rule_id=rule_id
@@ -84,10 +99,11 @@ def _filtered(
     if domain is not None:
         stmt = stmt.where(Audit.domain == domain)
     lo, hi = to_datetime(start), to_datetime(end, end=True)
+    when = day_column(by)
     if lo is not None:
-        stmt = stmt.where(Audit.created_at >= lo)
+        stmt = stmt.where(when >= lo)
     if hi is not None:
-        stmt = stmt.where(Audit.created_at < hi)
+        stmt = stmt.where(when < hi)
     if fer_min is not None:
         stmt = stmt.where(Audit.fer >= fer_min)
     if fer_max is not None:
@@ -142,7 +158,13 @@ def list_audits(
 
 
 def iter_audits(
-    trail: Trail, *, tenant: str | None, start: Any, end: Any, domain: str | None
+    trail: Trail,
+    *,
+    tenant: str | None,
+    start: Any,
+    end: Any,
+    domain: str | None,
+    by: str = "recorded",
 ) -> Iterator[dict[str, Any]]:
     last = 0
     while True:
@@ -152,6 +174,7 @@ def iter_audits(
             domain=domain,
             start=start,
             end=end,
+            by=by,
         )
         stmt = stmt.where(Audit.seq > last).order_by(Audit.seq).limit(_PAGE)
         with trail.session() as s:
@@ -171,7 +194,9 @@ def count(trail: Trail, *, tenant: str | None) -> int:
 
 
 __all__ = [
+    "BY_CHOICES",
     "MAX_LIMIT",
+    "day_column",
     "decode_cursor",
     "encode_cursor",
     "iter_audits",

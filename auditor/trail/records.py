@@ -12,7 +12,7 @@ from typing import Any
 
 from auditor.errors import DataError, UsageError
 from auditor.trail.canonical import canonical_json, format_timestamp, sha256_hex
-from auditor.trail.metadata import check_metadata, json_depth, readable_metadata
+from auditor.trail.metadata import answered_at, check_metadata, json_depth, readable_metadata
 from auditor.trail.models import Audit, AuditClaim, TrailEvent
 from auditor.types import VERDICTS
 
@@ -169,6 +169,7 @@ def audit_row(
         "source": source,
         "requester": requester,
         "created_at": created_at,
+        "answered_at": answered_at(metadata),
         "domain": _bounded(result, "domain", 32),
         "as_of": as_of,
         "text": text,
@@ -206,6 +207,7 @@ def summary_dict(a: Audit | Any, ev: TrailEvent | Any | None) -> dict[str, Any]:
         "source": a.source,
         "requester": a.requester,
         "created_at": format_timestamp(a.created_at),
+        "answered_at": format_timestamp(a.answered_at) if a.answered_at else None,
         "domain": a.domain,
         "as_of": a.as_of.isoformat(),
         "fer": a.fer,

@@ -330,9 +330,11 @@ class Trail:
         start: datetime | date | str | None = None,
         end: datetime | date | str | None = None,
         domain: str | None = None,
+        by: str = "recorded",
     ) -> Iterator[dict[str, Any]]:
-        """Every matching audit as a full dict (as :meth:`get`), oldest first, streamed."""
-        return queries.iter_audits(self, tenant=tenant, start=start, end=end, domain=domain)
+        """Every matching audit as a full dict (as :meth:`get`), oldest first, streamed;
+        ``by="answered"`` takes the period by the day the text was said (``answered_at``)."""
+        return queries.iter_audits(self, tenant=tenant, start=start, end=end, domain=domain, by=by)
 
     def count(self, *, tenant: str | None = None) -> int:
         return queries.count(self, tenant=tenant)

@@ -8,6 +8,7 @@ key configured as ``KGAUDIT_OPERATOR_KEY``, or ``kgaudit keys`` on the command l
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
@@ -87,7 +88,12 @@ def create_key(body: KeyCreate, principal: Admin, services: ServicesDep) -> dict
     scope = _scope(principal)
     if scope is not None and body.tenant != scope:
         raise ApiError(403, "forbidden", "an admin key creates keys for its own tenant only")
-    info, token = services.keys.create(tenant=body.tenant, role=body.role, name=body.name)
+    expires = body.expires_at
+    if expires is not None and expires.tzinfo is None:
+        expires = expires.replace(tzinfo=UTC)
+    info, token = services.keys.create(
+        tenant=body.tenant, role=body.role, name=body.name, expires_at=expires
+    )
     return {**info, "key": token}
 
 

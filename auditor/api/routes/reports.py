@@ -53,6 +53,10 @@ def get_report(
     ] = None,
     format: Literal["json", "csv", "html", "pdf"] = "json",
     worst: Annotated[int, Query(ge=0, le=100)] = 10,
+    by: Annotated[
+        Literal["recorded", "answered"],
+        Query(description="Count audits by the day recorded, or said (`metadata.answered_at`)."),
+    ] = "recorded",
 ) -> Response:
     if tenant is not None and tenant != principal.tenant:
         raise ApiError(403, "forbidden", "an API key can only report on its own tenant")
@@ -69,6 +73,7 @@ def get_report(
             kb=kb,
             rules=rules,
             key=checkpoint_key(settings),
+            by=by,
         )
     except NoAudits as exc:
         raise ApiError(404, "no_audits", str(exc)) from exc

@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 
 from auditor.api.deps import AppServices, Reviewer, ServicesDep
 from auditor.api.errors import ApiError
+from auditor.api.keys import KeyExpired
 from auditor.api.routes import AUTH_ERRORS, error_responses
 from auditor.api.web import (
     COOKIE,
@@ -137,7 +138,12 @@ async def login(request: Request, services: ServicesDep) -> Response:
     if services.auth_failures.exhausted(address) is not None:
         return again("Too many failed sign-ins from this address; try again later.", 429)
     token = (_one(form, "api_key") or "").strip()
-    principal = await anyio.to_thread.run_sync(services.keys.authenticate, token) if token else None
+    try:
+        principal = (
+            await anyio.to_thread.run_sync(services.keys.authenticate, token) if token else None
+        )
+    except KeyExpired as exc:
+        return again(f"{str(exc)[0].upper()}{str(exc)[1:]}.", 401)
     if principal is None:
         services.auth_failures.acquire(address)
         return again("That API key is invalid or revoked.", 401)
