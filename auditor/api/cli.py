@@ -39,11 +39,14 @@ def _use_upstream(url: str) -> None:
     get_settings.cache_clear()
 
 
-def _trail(db_url: str | None) -> Any:
+def _trail(db_url: str | None, *, for_workers: bool = False) -> Any:
+    """The trail at ``db_url`` (default: the settings'). Only ``serve`` (``for_workers``)
+    writes the URL into the environment, for its worker processes; the key commands must
+    not, or a later command in the same process would silently use that database."""
     from auditor.settings import get_settings
     from auditor.trail import Trail
 
-    url = _use_db(db_url)
+    url = _use_db(db_url) if for_workers else (db_url or get_settings().db_url)
     return Trail(url, durable=get_settings().trail_durable_commits)
 
 
@@ -105,7 +108,7 @@ def serve_command(
 
     if upstream is not None:
         _use_upstream(upstream)
-    trail = _trail(db_url)
+    trail = _trail(db_url, for_workers=True)
     if migrate:
         trail.migrate()
     elif not trail.schema_is_current():

@@ -129,3 +129,14 @@ def test_cli_keys_create_expires(db_url: str) -> None:
         ],
     )
     assert bad.exit_code != 0
+
+
+def test_key_commands_leave_the_environment_alone(db_url: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`keys create --db X` in a process must not point later commands of the same process
+    (or the settings) at X: only `serve` exports the URL, for its workers."""
+    import os
+
+    monkeypatch.delenv("KGAUDIT_DATABASE_URL", raising=False)
+    res = CliRunner().invoke(cli, ["keys", "create", "--tenant", "acme", "--role", "viewer", "--db", db_url])
+    assert res.exit_code == 0, res.output
+    assert "KGAUDIT_DATABASE_URL" not in os.environ
