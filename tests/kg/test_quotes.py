@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import yaml
 
 from auditor.verify.common import evidence
 from knowledge_graphs.builders.curated import DoseIn, InteractionIn, WashoutIn
@@ -217,3 +220,31 @@ def test_stored_quotes_are_bounded_and_reach_the_evidence(kb):
     assert quoted and all(len(f.qualifiers["quote"]) <= 300 for f in quoted)
     (f,) = _pair(kb, "sildenafil", "nitroglycerin")
     assert "organic nitrates" in evidence(f, "match", kb)["quote"]
+
+
+# --- quoted washouts state their own interval -----------------------------------------------
+
+_NUMBER_WORDS = {
+    2: "two",
+    5: "five",
+    7: "seven",
+    14: "fourteen",
+    21: "twenty-one",
+    36: "thirty-six",
+    48: "forty-eight",
+}
+
+
+def test_every_quoted_washout_states_its_interval():
+    """A washout's quote is the label sentence that gives the interval: the number (in
+    digits or words) and its unit both appear in it, so a quote can never back a
+    different interval than the fact stores."""
+    path = Path(__file__).resolve().parents[2] / "knowledge_graphs/curated/medical/washouts.yaml"
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))["entries"]
+    quoted = [e for e in entries if e.get("quote")]
+    assert len(quoted) >= 5
+    for e in quoted:
+        text = e["quote"].lower()
+        number = e["min"]
+        assert str(number) in text or _NUMBER_WORDS.get(number, "\0") in text, e
+        assert e["unit"] in text, e
