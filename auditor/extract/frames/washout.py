@@ -41,6 +41,8 @@ _DURATION = re.compile(
 _TRIGGER = re.compile(
     r"\b(?:wait(?:s|ed|ing)?|allow(?:s|ed|ing)?|elapse[sd]?|wash-?\s?out|within|"
     r"until(?=\s+(?:at\s+least\s+)?\S+\s+(?:hours?|days?|weeks?)\s+(?:after|since|from)\b)|"
+    r"(?:drug|treatment|medication|medicine)-?\s?free|"
+    r"(?:stopped|discontinued|withdrawn)\s+for\s+(?:at\s+least\s+)?\S+\s+\w+\s+before|"
     r"(?:must|should|to|has\s+to|have\s+to)\s+pass|"
     r"(?:after|since|of)\s+(?:stopping|discontinuing|quitting|coming\s+off|(?:the|your|their)\s+last)|"
     r"before\s+(?:starting|beginning|initiating|restarting|switching|(?:the|your)\s+first))\b",
@@ -61,6 +63,13 @@ _FOR_WASHOUT = re.compile(
     r"^\s*(?:after|since|of|following)\s+(?:stopping|discontinuing|quitting|(?:the|your|their)\s+last)",
     re.I,
 )
+# "discontinued for at least 5 weeks": a "for" interval that says how long a drug is off
+_OFF_FOR = re.compile(
+    r"\b(?:stopped|discontinued|withdrawn|off(?:\s+(?:the\s+)?(?:drug|medication|medicine))?)"
+    r"\s*$",
+    re.I,
+)
+_BEFORE_START = re.compile(r"\s+before\b", re.I)
 _STOPPED_BEFORE = re.compile(
     r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
     r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
@@ -69,7 +78,8 @@ _STOPPED_BEFORE = re.compile(
     re.I,
 )
 _STOPPED_AFTER = re.compile(
-    r"^\s*(?:(?:dose|therapy|treatment)\s+)?(?:is|was|has\s+been|have\s+been|are|were)\s+"
+    r"^\s*(?:(?:dose|therapy|treatment)\s+)?(?:is|was|has\s+been|have\s+been|are|were|"
+    r"(?:should|must|needs?\s+to|has\s+to|have\s+to|will)\s+(?:first\s+)?be)\s+"
     r"(?:stopped|discontinued)",
     re.I,
 )
@@ -242,7 +252,12 @@ def _not_a_wait(text: str, m: re.Match[str]) -> bool:
     if lead is None:
         return False
     word = lead.group(0).strip().lower()
-    return not (word.startswith("for") and _FOR_WASHOUT.match(text, m.end()))
+    if not word.startswith("for"):
+        return True
+    if _FOR_WASHOUT.match(text, m.end()):
+        return False
+    head = text[max(0, m.start() - 60) : m.start() - len(lead.group(0))]
+    return not (_OFF_FOR.search(head) and _BEFORE_START.match(text, m.end()))
 
 
 _BOUNDARY = re.compile(r";|,\s*(?:and|but|while|whereas|or)\s|\s(?:while|whereas)\s", re.I)

@@ -1,0 +1,66 @@
+"""Issue 24, medicine: verdicts on label-style and consumer-page phrasing.
+
+Each row is written for this file (not taken from an evaluation set) and labelled against
+knowledge_graphs/curated/medical/washouts.yaml and interactions.yaml: an MAOI then sertraline
+14 days (2 weeks); fluoxetine then an MAOI 5 weeks; sertraline then an MAOI 14 days;
+venlafaxine then an MAOI 7 days; simvastatin with clarithromycin and sildenafil with nitrates
+contraindicated. Wrong values are contradicted, right ones supported, and sentences that are
+not a wait between two drugs give no washout claim at all.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+ROWS = [
+    # (id, text, subject, predicate, verdict); None: no claim of that relation may be made
+    # -- washouts: "X should be discontinued for at least N before starting Y" --------------
+    ("off-for-right", "Fluoxetine should be discontinued for at least 5 weeks before starting "
+     "an MAOI.", "drug:fluoxetine", "washoutBefore", "supported"),
+    ("off-for-wrong", "Fluoxetine should be discontinued for at least 2 weeks before starting "
+     "an MAOI.", "drug:fluoxetine", "washoutBefore", "contradicted"),
+    ("stopped-for-right", "Venlafaxine must be stopped for at least 7 days before an MAOI is "
+     "started.", "drug:venlafaxine", "washoutBefore", "supported"),
+    ("stopped-for-wrong", "Venlafaxine should be stopped for at least 3 days before starting "
+     "an MAOI.", "drug:venlafaxine", "washoutBefore", "contradicted"),
+    # -- washouts: a drug-free / treatment-free period -------------------------------------
+    ("drug-free-right", "When switching from phenelzine to sertraline, a drug-free period of "
+     "2 weeks is required.", "drug:phenelzine", "washoutBefore", "supported"),
+    ("treatment-free-right", "A treatment-free interval of 5 weeks is needed after stopping "
+     "fluoxetine before an MAOI is started.", "drug:fluoxetine", "washoutBefore", "supported"),
+    ("medication-free-wrong", "Going from phenelzine to sertraline needs a medication-free "
+     "gap of 3 days.", "drug:phenelzine", "washoutBefore", "contradicted"),
+    # -- washouts: other label wordings (already handled; kept as regression rows) ---------
+    ("elapse-between", "Allow at least 14 days to elapse between discontinuation of phenelzine "
+     "and initiation of sertraline.", "drug:phenelzine", "washoutBefore", "supported"),
+    ("not-started-within", "Sertraline should not be started within 14 days of stopping "
+     "phenelzine.", "drug:phenelzine", "washoutBefore", "supported"),
+    ("wait-after-stopping", "Wait 2 weeks after stopping phenelzine before you start "
+     "sertraline.", "drug:phenelzine", "washoutBefore", "supported"),
+    # -- negative controls: a course or a pause is not a washout ---------------------------
+    ("course-not-washout", "Take sertraline for at least 6 weeks before judging whether "
+     "phenelzine is needed.", "drug:sertraline", "washoutBefore", None),
+    ("missed-days-not-washout", "If sertraline is stopped for 2 days, restart it at the usual "
+     "dose before adding phenelzine.", "drug:sertraline", "washoutBefore", None),
+    # -- interactions in label wording ----------------------------------------------------
+    ("contraindicated-in-patients", "Simvastatin is contraindicated in patients taking "
+     "clarithromycin.", "drug:simvastatin", "interactsWith", "supported"),
+    ("coadministration-contraindicated", "Coadministration of simvastatin with "
+     "clarithromycin is contraindicated.", "drug:simvastatin", "interactsWith", "supported"),
+    ("concomitant-not-recommended", "Concomitant use of sildenafil and nitroglycerin is not "
+     "recommended.", "drug:sildenafil", "interactsWith", "supported"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "subject", "predicate", "verdict"),
+                         [r[1:] for r in ROWS], ids=[r[0] for r in ROWS])  # fmt: skip
+def test_realphrasing_verdict(
+    auditor_obj, text: str, subject: str, predicate: str, verdict: str | None
+) -> None:
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    mine = [c for c in res.claims if c.subject == subject and c.predicate == predicate]
+    if verdict is None:
+        assert not mine, [(c.object, c.verdict, c.reason) for c in mine]
+        return
+    assert mine, [(c.subject, c.predicate, c.verdict) for c in res.claims]
+    assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]
