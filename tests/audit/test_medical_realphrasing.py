@@ -5,7 +5,8 @@ knowledge_graphs/curated/medical/washouts.yaml and interactions.yaml: an MAOI th
 14 days (2 weeks); fluoxetine then an MAOI 5 weeks; sertraline then an MAOI 14 days;
 venlafaxine then an MAOI 7 days; simvastatin with clarithromycin and sildenafil with nitrates
 contraindicated. Wrong values are contradicted, right ones supported, and sentences that are
-not a wait between two drugs give no washout claim at all.
+not a wait between two drugs give no washout claim at all. Ibuprofen OTC 1,200 mg/day
+(200 mg tablets, doses.yaml): a count of tablets with "(200 mg each)" is count x strength.
 """
 
 from __future__ import annotations
@@ -49,6 +50,17 @@ ROWS = [
      "clarithromycin is contraindicated.", "drug:simvastatin", "interactsWith", "supported"),
     ("concomitant-not-recommended", "Concomitant use of sildenafil and nitroglycerin is not "
      "recommended.", "drug:sildenafil", "interactsWith", "supported"),
+    # -- maxima counted in tablets with a per-unit strength ("(200 mg each)") ---------------
+    ("each-strength-right", "Ibuprofen: do not take more than 6 tablets (200 mg each) in 24 "
+     "hours.", "drug:ibuprofen", "maxDose", "supported"),
+    ("each-strength-wrong", "Ibuprofen: do not take more than 12 tablets (200 mg each) in 24 "
+     "hours.", "drug:ibuprofen", "maxDose", "contradicted"),
+    ("per-caplet-right", "Ibuprofen: do not take more than 6 caplets (200 mg per caplet) in 24 "
+     "hours.", "drug:ibuprofen", "maxDose", "supported"),
+    ("each-strength-not-a-dose", "Do not take more than 6 caplets (500 mg each) of "
+     "acetaminophen in 24 hours.", "drug:acetaminophen", "maxDose", "not-contradicted"),
+    ("each-day-is-a-dose", "Do not take more than 8 mg of loperamide each day.",
+     "drug:loperamide", "maxDose", "supported"),
 ]  # fmt: skip
 
 
@@ -63,4 +75,7 @@ def test_realphrasing_verdict(
         assert not mine, [(c.object, c.verdict, c.reason) for c in mine]
         return
     assert mine, [(c.subject, c.predicate, c.verdict) for c in res.claims]
+    if verdict == "not-contradicted":  # right text: never contradicted (500 mg is no ceiling)
+        assert "contradicted" not in {c.verdict for c in mine}, [(c.object, c.reason) for c in mine]
+        return
     assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]

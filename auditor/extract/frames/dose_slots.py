@@ -39,6 +39,14 @@ _ATTRIBUTIVE_AFTER = re.compile(
 )
 
 
+# a mass said to be in each tablet: "(500 mg each)", "250 mg per capsule" — but not "each day"
+_PER_UNIT_AFTER = re.compile(
+    r"^\s*(?:each|apiece|per\s+(?:tablet|caplet|capsule|pill|softgel|gelcap|lozenge))\b"
+    r"(?!\s+(?:day|night|time|dose|morning|evening|week|hour|\d))",
+    re.I,
+)
+
+
 def value_kind(info: SentenceInfo, q: Quantity) -> str:
     """dose | strength | body_weight | per_weight | lab | combination | attributive."""
     base = info.sentence.start
@@ -56,6 +64,8 @@ def value_kind(info: SentenceInfo, q: Quantity) -> str:
         w.STRENGTH_AFTER.match(after) or w.STRENGTH_BEFORE.search(before)
     ):
         return "strength"
+    if q.dimension in {"mass", "iu"} and _PER_UNIT_AFTER.match(after):
+        return "strength"  # "6 caplets (500 mg each)", "250 mg per capsule": one unit's content
     m = re.search(
         r"(\d[\d,.]*\s*)?(?:strength|tablets?|caplets?|capsules?|formula)\s*\(\s*$", before, re.I
     )
