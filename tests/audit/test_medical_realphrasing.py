@@ -31,6 +31,22 @@ ROWS = [
      "fluoxetine before an MAOI is started.", "drug:fluoxetine", "washoutBefore", "supported"),
     ("medication-free-wrong", "Going from phenelzine to sertraline needs a medication-free "
      "gap of 3 days.", "drug:phenelzine", "washoutBefore", "contradicted"),
+    # -- washouts: nominal "after discontinuation of X before initiation of Y" ------------
+    ("discontinuation-of-right", "Because of its long half-life, at least 5 weeks are "
+     "required after discontinuation of fluoxetine before initiation of MAOI therapy.",
+     "drug:fluoxetine", "washoutBefore", "supported"),
+    ("discontinuation-of-wrong", "At least 2 weeks should pass after discontinuation of "
+     "fluoxetine before initiation of an MAOI.", "drug:fluoxetine", "washoutBefore",
+     "contradicted"),
+    # -- washouts: a third drug in the stretch; the marked stopped/started pair is the frame
+    ("third-drug-longer", "A minimum 14-day washout period is required between "
+     "discontinuing venlafaxine and starting phenelzine to avoid serotonin syndrome.",
+     "drug:venlafaxine", "washoutBefore", "unverifiable"),
+    ("third-drug-wrong", "A 3-day washout is enough between stopping venlafaxine and "
+     "starting phenelzine, unlike with fluoxetine.", "drug:venlafaxine", "washoutBefore",
+     "contradicted"),
+    ("unmarked-list", "Wait 14 days between phenelzine, sertraline and fluoxetine.",
+     "drug:phenelzine", "washoutBefore", None),
     # -- washouts: other label wordings (already handled; kept as regression rows) ---------
     ("elapse-between", "Allow at least 14 days to elapse between discontinuation of phenelzine "
      "and initiation of sertraline.", "drug:phenelzine", "washoutBefore", "supported"),

@@ -44,8 +44,10 @@ _TRIGGER = re.compile(
     r"(?:drug|treatment|medication|medicine)-?\s?free|"
     r"(?:stopped|discontinued|withdrawn)\s+for\s+(?:at\s+least\s+)?\S+\s+\w+\s+before|"
     r"(?:must|should|to|has\s+to|have\s+to)\s+pass|"
-    r"(?:after|since|of)\s+(?:stopping|discontinuing|quitting|coming\s+off|(?:the|your|their)\s+last)|"
-    r"before\s+(?:starting|beginning|initiating|restarting|switching|(?:the|your)\s+first))\b",
+    r"(?:after|since|of)\s+(?:stopping|discontinuing|discontinuation|quitting|coming\s+off|"
+    r"(?:the|your|their)\s+last)|"
+    r"before\s+(?:starting|beginning|initiating|initiation|restarting|switching|"
+    r"(?:the|your)\s+first))\b",
     re.I,
 )
 # an interval that is a schedule, a half-life, a course or a spacing, not a wait between drugs
@@ -71,7 +73,7 @@ _OFF_FOR = re.compile(
 )
 _BEFORE_START = re.compile(r"\s+before\b", re.I)
 _STOPPED_BEFORE = re.compile(
-    r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
+    r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+(?:\s+of)?|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
     r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
     r"\b(?:have|has|had|'ve)\s+(?:been\s+)?(?:taken|taking|used|using|on))"
     r"\s+(?:(?:the|an?|your|any|their|all)\s+)?$",
@@ -84,7 +86,7 @@ _STOPPED_AFTER = re.compile(
     re.I,
 )
 _STARTED_BEFORE = re.compile(
-    r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
+    r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+(?:\s+of)?|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
     r"\bswitch(?:ing|ed)?\s+to|\bto|\bonto|\badd(?:ing)?|\bgiv(?:e|ing)|\badminister(?:ing)?)"
     r"\s+(?:(?:the|an?|your|any)\s+)?$",
     re.I,
@@ -116,6 +118,8 @@ def washout_claims(  # type: ignore[no-untyped-def]
         distinct: dict[str, tuple[Mention, str]] = {}
         for mm, e in here:
             distinct.setdefault(e, (mm, e))
+        if len(distinct) > 2:
+            distinct = _marked_pair(text, base, lo, distinct)
         if len(distinct) != 2:
             continue  # one drug (the other from context) or a list: no complete frame
         (m1, e1), (m2, e2) = sorted(distinct.values(), key=lambda x: x[0].start)
@@ -312,6 +316,22 @@ def _no_wait_claims(  # type: ignore[no-untyped-def]
     )
     c.frame = frame
     return [c]
+
+
+def _marked_pair(
+    text: str, base: int, lo: int, distinct: dict[str, tuple[Mention, str]]
+) -> dict[str, tuple[Mention, str]]:
+    """Of three or more drugs in an interval's stretch, the two the words mark as the one
+    stopped and the one started ("between discontinuing venlafaxine and starting phenelzine
+    to avoid serotonin syndrome"); empty unless exactly one of each is marked."""
+    roles: dict[str, list[str]] = {"stop": [], "start": []}
+    for e, (mm, _) in distinct.items():
+        r = _role(text, mm, base, lo)
+        if r is not None:
+            roles[r].append(e)
+    if len(roles["stop"]) != 1 or len(roles["start"]) != 1:
+        return {}
+    return {e: distinct[e] for e in (roles["stop"][0], roles["start"][0])}
 
 
 def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
