@@ -6,7 +6,8 @@ knowledge_graphs/curated/medical/washouts.yaml and interactions.yaml: an MAOI th
 venlafaxine then an MAOI 7 days; simvastatin with clarithromycin and sildenafil with nitrates
 contraindicated. Wrong values are contradicted, right ones supported, and sentences that are
 not a wait between two drugs give no washout claim at all. Ibuprofen OTC 1,200 mg/day
-(200 mg tablets, doses.yaml): a count of tablets with "(200 mg each)" is count x strength.
+(200 mg tablets, doses.yaml): a count of tablets with "(200 mg each)" is count x strength;
+metformin ER 2,000 mg/day (GLUCOPHAGE XR).
 """
 
 from __future__ import annotations
@@ -75,6 +76,15 @@ ROWS = [
      "hours.", "drug:ibuprofen", "maxDose", "supported"),
     ("each-strength-not-a-dose", "Do not take more than 6 caplets (500 mg each) of "
      "acetaminophen in 24 hours.", "drug:acetaminophen", "maxDose", "not-contradicted"),
+    # -- a role word between two values is the later value's ("not at X, as the max is Y")
+    ("prohibited-dose-not-a-max", "Metformin extended release should not be taken at a dose "
+     "of 4,000 mg per day, as the maximum recommended daily dose is 2,000 mg.",
+     "drug:metformin", "maxDose", "not-contradicted"),
+    ("prohibited-dose-wrong-max", "Metformin extended release must not be given at 4,000 mg "
+     "a day, since the maximum daily dose is 3,000 mg.", "drug:metformin", "maxDose",
+     "some-contradicted"),
+    ("trailing-role-kept", "Extended-release metformin can be taken up to 2,000 mg per day, "
+     "which is the maximum.", "drug:metformin", "maxDose", "supported"),
     ("each-day-is-a-dose", "Do not take more than 8 mg of loperamide each day.",
      "drug:loperamide", "maxDose", "supported"),
 ]  # fmt: skip
@@ -93,5 +103,9 @@ def test_realphrasing_verdict(
     assert mine, [(c.subject, c.predicate, c.verdict) for c in res.claims]
     if verdict == "not-contradicted":  # right text: never contradicted (500 mg is no ceiling)
         assert "contradicted" not in {c.verdict for c in mine}, [(c.object, c.reason) for c in mine]
+        return
+    if verdict == "some-contradicted":  # the wrong maximum is contradicted, 4,000 mg is not
+        got = {(c.object, c.verdict) for c in mine}
+        assert ("3000 mg", "contradicted") in got and ("4000 mg per day", "contradicted") not in got
         return
     assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]

@@ -95,6 +95,10 @@ def role_of(
         return "studied", "studied", "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
+    nxt = min((x.start - base for x in info.quantities if q.end <= x.start and x.start - base < b
+               and x.dimension == q.dimension), default=None)  # fmt: skip
+    if after and nxt is not None and w.role_before(info.text[q.end - base : nxt], ""):
+        after = None  # "not at 4,000 mg, as the maximum is 2,000 mg": the next value's role
     if before and before[0] == "maximum":
         if before[1].lower() == "up to" and w.titration_target(info.text[q.end - base :][:60]):
             return "titration", before[1], "clause"  # "goes up to 50 mg after one week"
