@@ -109,3 +109,34 @@ def test_realphrasing_verdict(
         assert ("3000 mg", "contradicted") in got and ("4000 mg per day", "contradicted") not in got
         return
     assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cetirizine (Zyrtec) Fexofenadine (Allegra) Loratadine (Claritin)\n\n"
+        "10 mg once daily 60 mg twice daily 10 mg once daily",
+        "Cetirizine and fexofenadine\n\nTake 60 mg twice daily.",
+        "Cetirizine, fexofenadine, loratadine\n\nUp to 180 mg a day.",
+    ],
+)
+def test_header_row_binds_no_value(auditor_obj, text: str) -> None:
+    """A line that only lists drug names (a flattened table header) is no topic: the next
+    line's values are not bound to its first drug (fexofenadine's 60 mg twice daily is not
+    cetirizine's 120 mg/day), so nothing is contradicted."""
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    doses = [c for c in res.claims if c.predicate == "maxDose"]
+    assert not [c for c in doses if c.verdict == "contradicted"], [
+        (c.subject, c.object, c.reason) for c in doses
+    ]
+
+
+def test_single_drug_heading_still_binds(auditor_obj) -> None:
+    """A heading with one drug (and its brand) is still the next line's topic."""
+    res = auditor_obj.audit(
+        "Cetirizine (Zyrtec)\n\nDo not take more than 20 mg in 24 hours.",
+        domain="medical",
+        as_of="2025-09-01",
+    )
+    got = {(c.subject, c.verdict) for c in res.claims if c.predicate == "maxDose"}
+    assert ("drug:cetirizine", "contradicted") in got, got
