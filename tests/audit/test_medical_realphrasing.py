@@ -7,7 +7,9 @@ venlafaxine then an MAOI 7 days; simvastatin with clarithromycin and sildenafil 
 contraindicated. Wrong values are contradicted, right ones supported, and sentences that are
 not a wait between two drugs give no washout claim at all. Ibuprofen OTC 1,200 mg/day
 (200 mg tablets, doses.yaml): a count of tablets with "(200 mg each)" is count x strength;
-metformin ER 2,000 mg/day (GLUCOPHAGE XR).
+metformin ER 2,000 mg/day (GLUCOPHAGE XR); acetaminophen 3,000 mg/day on the TYLENOL Extra
+Strength label and 4,000 mg/day only on the OFIRMEV injection label (so a drug-level 4,000 mg
+is unverifiable).
 """
 
 from __future__ import annotations
@@ -85,6 +87,17 @@ ROWS = [
      "some-contradicted"),
     ("trailing-role-kept", "Extended-release metformin can be taken up to 2,000 mg per day, "
      "which is the maximum.", "drug:metformin", "maxDose", "supported"),
+    # -- a product named only in a restatement "(the same as N ... tablets)" is no product --
+    ("restated-in-tablets", "The maximum recommended dose of acetaminophen for adults is "
+     "4,000 mg daily (the same as 8 extra strength tablets of 500 mg).",
+     "drug:acetaminophen", "maxDose", "unverifiable"),
+    ("restated-equivalent", "Adults should not exceed 4,000 mg of acetaminophen a day "
+     "(equivalent to 8 extra strength caplets).", "drug:acetaminophen", "maxDose",
+     "unverifiable"),
+    ("product-named-wrong", "Extra Strength Tylenol: do not take more than 4,000 mg of "
+     "acetaminophen in 24 hours.", "drug:acetaminophen", "maxDose", "contradicted"),
+    ("product-named-right", "For extra strength acetaminophen, the maximum is 3,000 mg a day.",
+     "drug:acetaminophen", "maxDose", "supported"),
     ("each-day-is-a-dose", "Do not take more than 8 mg of loperamide each day.",
      "drug:loperamide", "maxDose", "supported"),
 ]  # fmt: skip

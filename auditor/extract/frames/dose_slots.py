@@ -47,6 +47,15 @@ _PER_UNIT_AFTER = re.compile(
 )
 
 
+# "4,000 mg daily (the same as 8 extra strength tablets of 500 mg)": the amount restated in
+# some product's units; the product named there is not the one the limit is for
+_EQUIVALENCE = re.compile(
+    r"\(\s*(?:(?:which\s+is\s+)?(?:the\s+same\s+as|equal\s+to|equivalent\s+to|"
+    r"equivalent\s+of|about|roughly|or)\b|i\.\s?e\.|e\.\s?g\.|=)[^()]*\)",
+    re.I,
+)
+
+
 def value_kind(info: SentenceInfo, q: Quantity) -> str:
     """dose | strength | body_weight | per_weight | lab | combination | attributive."""
     base = info.sentence.start
@@ -189,7 +198,7 @@ def fill_slots(
         forms = w.formulations_of(text)
         if forms and "formulation" not in frame.slots:
             frame.slots["formulation"] = _form_of_subject(info, subject[0], forms)
-        named = w.NAMED_STRENGTH.search(text)
+        named = w.NAMED_STRENGTH.search(_EQUIVALENCE.sub("", text))
         if named and "strength" not in frame.slots:
             frame.slots["strength"] = " ".join(named.group(0).lower().split())
         if w.CO_MEDICATION.search(text) and "co_medication" not in frame.slots:
