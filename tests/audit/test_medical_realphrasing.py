@@ -50,6 +50,13 @@ ROWS = [
      "contradicted"),
     ("unmarked-list", "Wait 14 days between phenelzine, sertraline and fluoxetine.",
      "drug:phenelzine", "washoutBefore", None),
+    # -- washouts: a combination product written either way ("sacubitril/valsartan" is the
+    # label's "valsartan and sacubitril", ACE inhibitors 36 hours)
+    ("combination-slash-right", "You must ensure a 36-hour washout period between stopping "
+     "the ACE inhibitor and starting sacubitril/valsartan.", "drugclass:ace-inhibitors",
+     "washoutBefore", "supported"),
+    ("combination-slash-wrong", "Allow a 12-hour washout between stopping lisinopril and "
+     "starting sacubitril/valsartan.", "drug:lisinopril", "washoutBefore", "contradicted"),
     # -- washouts: other label wordings (already handled; kept as regression rows) ---------
     ("elapse-between", "Allow at least 14 days to elapse between discontinuation of phenelzine "
      "and initiation of sertraline.", "drug:phenelzine", "washoutBefore", "supported"),
