@@ -57,6 +57,11 @@ ROWS = [
      "washoutBefore", "supported"),
     ("combination-slash-wrong", "Allow a 12-hour washout between stopping lisinopril and "
      "starting sacubitril/valsartan.", "drug:lisinopril", "washoutBefore", "contradicted"),
+    # -- washouts: a non-breaking hyphen in "5-week" (as pasted from web pages)
+    ("nb-hyphen-right", "A 5\u2011week washout is needed between stopping fluoxetine and "
+     "starting phenelzine.", "drug:fluoxetine", "washoutBefore", "supported"),
+    ("nb-hyphen-wrong", "A 2\u2011week washout is enough between stopping fluoxetine and "
+     "starting phenelzine.", "drug:fluoxetine", "washoutBefore", "contradicted"),
     # -- washouts: other label wordings (already handled; kept as regression rows) ---------
     ("elapse-between", "Allow at least 14 days to elapse between discontinuation of phenelzine "
      "and initiation of sertraline.", "drug:phenelzine", "washoutBefore", "supported"),

@@ -35,7 +35,7 @@ _WORDS = {
 }  # fmt: skip
 _DURATION = re.compile(
     r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
-    r"(?:\s*-\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
+    r"(?:\s*[-\u2010\u2011\u2013]\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
     re.I,
 )
 _TRIGGER = re.compile(
