@@ -9,7 +9,11 @@ in the stretch of the sentence that belongs to that interval (a sentence with tw
 is split between them). The direction comes from the words before each drug ("after
 stopping X", "from X", "who have taken X" / "before starting Y", "to Y", "the first Y dose");
 when only one drug is marked the other takes the other role, and when neither is the claim is
-kept with ``direction: unknown`` (the verifier then needs both directions to agree).
+kept with ``direction: unknown`` (the verifier then needs both directions to agree). With
+three or more drugs in the stretch, the frame is the one marked stopped and the one marked
+started, when exactly one of each is marked. Label wordings: "X should be discontinued for
+at least 5 weeks before starting Y" (a "for" interval after a stop verb, with "before"
+next), "a drug-free period of 2 weeks", "after discontinuation of X before initiation of Y".
 Dosing schedules ("every 12 hours"), spacing of two drugs taken together ("4 hours apart")
 and half-lives are not washouts.
 """
