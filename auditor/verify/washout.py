@@ -5,7 +5,9 @@ Shorter than the label's minimum: contradicted. The label's figure: supported. L
 label's figure but not unsafe, so unverifiable. With the direction unknown ("X and Y need 14
 days between them"), the interval is contradicted only when it is shorter than the minimum in
 both directions and supported only when both directions give it. "No need to wait" between
-two drugs the label separates is contradicted.
+two drugs the label separates is contradicted. A drug class stands for its members and a
+combination product for every entry with the same ingredients ("sacubitril/valsartan" and
+the label's "valsartan and sacubitril").
 """
 
 from __future__ import annotations
