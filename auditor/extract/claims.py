@@ -58,6 +58,24 @@ _DOSE_FORM_AFTER = re.compile(
 )
 
 
+_NAME_LIST_FILLER = re.compile(r"\([^()]*\)|\b(?:and|or|vs\.?|versus)\b|[\s,;:/|*_•·-]+", re.I)
+
+
+def _names_only(info: SentenceInfo, subject_types: frozenset[str]) -> bool:
+    """The sentence is nothing but two or more distinct names of a subject type (a list or a
+    table header flattened into one line), with at most parenthesised brands between them."""
+    names = [m for m in info.mentions if set(m.types) & subject_types]
+    if len({m.candidates[0] for m in names if m.candidates}) < 2:
+        return False
+    base = info.sentence.start
+    rest, at = [], 0
+    for m in sorted(names, key=lambda m: m.start):
+        rest.append(info.text[at : m.start - base])
+        at = max(at, m.end - base)
+    rest.append(info.text[at:])
+    return not _NAME_LIST_FILLER.sub("", "".join(rest)).strip()
+
+
 class SubjectMemory:
     """The topic of recent sentences per entity type (the first mention of each sentence)."""
 
@@ -66,6 +84,14 @@ class SubjectMemory:
 
     def remember(self, index: int, info: SentenceInfo, subject_types: frozenset[str]) -> None:
         seen: set[str] = set()
+        if _names_only(info, subject_types):
+            # "Cetirizine (Zyrtec) Fexofenadine (Allegra) Loratadine": a flattened table's
+            # header row names its columns, not a topic; the next line's values are unbound
+            for m in info.mentions:
+                for typ in m.types:
+                    if typ in subject_types:
+                        self._last.pop(typ, None)
+            return
         for m in info.mentions:
             for eid, typ in zip(m.candidates, m.types, strict=True):
                 if typ in subject_types and typ not in seen:

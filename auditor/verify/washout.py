@@ -5,12 +5,17 @@ Shorter than the label's minimum: contradicted. The label's figure: supported. L
 label's figure but not unsafe, so unverifiable. With the direction unknown ("X and Y need 14
 days between them"), the interval is contradicted only when it is shorter than the minimum in
 both directions and supported only when both directions give it. "No need to wait" between
-two drugs the label separates is contradicted.
+two drugs the label separates is contradicted. A drug class stands for its members and a
+combination product for every entry with the same ingredients ("sacubitril/valsartan" and
+the label's "valsartan and sacubitril").
 """
 
 from __future__ import annotations
 
+import re
+
 from auditor.extract.units import period_hours
+from auditor.memo import IdentityCache
 from auditor.types import Claim
 from auditor.verify.common import (
     Context,
@@ -21,6 +26,7 @@ from auditor.verify.common import (
     unverifiable,
 )
 from knowledge_graphs.model import Fact
+from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 
@@ -78,14 +84,47 @@ def verify_washout(claim: Claim, rule: Rule, ctx: Context) -> None:
 
 
 def _washouts(stop: str, start: str, ctx: Context) -> list[Fact]:
-    """Facts from ``stop`` to ``start``; a class stands for its members."""
-    starts = set(expand_class(start, ctx.kb))
+    """Facts from ``stop`` to ``start``; a class stands for its members, and a combination
+    product for every entry with the same ingredients ("sacubitril/valsartan" is the label's
+    "valsartan and sacubitril")."""
+    kb = ctx.kb
+    starts = {x for e in expand_class(start, kb) for x in _same_combination(e, kb)}
     return [
         f
-        for s in expand_class(stop, ctx.kb)
-        for f in ctx.kb.facts_about(s, "washoutBefore")
-        if f.object in starts
+        for s0 in expand_class(stop, kb)
+        for s in _same_combination(s0, kb)
+        for f in kb.facts_about(s, "washoutBefore")
+        if f.subject == s and f.object in starts
     ]
+
+
+_INGREDIENT_SPLIT = re.compile(r"\s*(?:/|\+|,|\band\b)\s*", re.I)
+_COMBOS: IdentityCache[dict[frozenset[str], list[str]]] = IdentityCache()
+
+
+def _ingredients(label: str) -> frozenset[str]:
+    return frozenset(p.lower() for p in _INGREDIENT_SPLIT.split(label.strip()) if p)
+
+
+def _same_combination(eid: str, kb: KnowledgeBase) -> list[str]:
+    """``eid`` and, for a combination product (two or more ingredients in its label), every
+    drug whose label names the same ingredient set."""
+    e = kb.entity(eid)
+    if e is None or not eid.startswith("drug:"):
+        return [eid]
+    key = _ingredients(e.label)
+    if len(key) < 2:
+        return [eid]
+
+    def build() -> dict[frozenset[str], list[str]]:
+        out: dict[frozenset[str], list[str]] = {}
+        for d in kb.entities_of_type("Drug"):
+            k = _ingredients(d.label)
+            if len(k) >= 2:
+                out.setdefault(k, []).append(d.id)
+        return out
+
+    return sorted({eid, *_COMBOS.get((kb,), build).get(key, [])})
 
 
 def _hours(f: Fact) -> float:

@@ -39,6 +39,23 @@ _ATTRIBUTIVE_AFTER = re.compile(
 )
 
 
+# a mass said to be in each tablet: "(500 mg each)", "250 mg per capsule" — but not "each day"
+_PER_UNIT_AFTER = re.compile(
+    r"^\s*(?:each|apiece|per\s+(?:tablet|caplet|capsule|pill|softgel|gelcap|lozenge))\b"
+    r"(?!\s+(?:day|night|time|dose|morning|evening|week|hour|\d))",
+    re.I,
+)
+
+
+# "4,000 mg daily (the same as 8 extra strength tablets of 500 mg)": the amount restated in
+# some product's units; the product named there is not the one the limit is for
+_EQUIVALENCE = re.compile(
+    r"\(\s*(?:(?:which\s+is\s+)?(?:the\s+same\s+as|equal\s+to|equivalent\s+to|"
+    r"equivalent\s+of|about|roughly|or)\b|i\.\s?e\.|e\.\s?g\.|=)[^()]*\)",
+    re.I,
+)
+
+
 def value_kind(info: SentenceInfo, q: Quantity) -> str:
     """dose | strength | body_weight | per_weight | lab | combination | attributive."""
     base = info.sentence.start
@@ -56,6 +73,8 @@ def value_kind(info: SentenceInfo, q: Quantity) -> str:
         w.STRENGTH_AFTER.match(after) or w.STRENGTH_BEFORE.search(before)
     ):
         return "strength"
+    if q.dimension in {"mass", "iu"} and _PER_UNIT_AFTER.match(after):
+        return "strength"  # "6 caplets (500 mg each)", "250 mg per capsule": one unit's content
     m = re.search(
         r"(\d[\d,.]*\s*)?(?:strength|tablets?|caplets?|capsules?|formula)\s*\(\s*$", before, re.I
     )
@@ -85,6 +104,10 @@ def role_of(
         return "studied", "studied", "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
+    nxt = min((x.start - base for x in info.quantities if q.end <= x.start and x.start - base < b
+               and x.dimension == q.dimension), default=None)  # fmt: skip
+    if after and nxt is not None and w.role_before(info.text[q.end - base : nxt], ""):
+        after = None  # "not at 4,000 mg, as the maximum is 2,000 mg": the next value's role
     if before and before[0] == "maximum":
         if before[1].lower() == "up to" and w.titration_target(info.text[q.end - base :][:60]):
             return "titration", before[1], "clause"  # "goes up to 50 mg after one week"
@@ -175,7 +198,7 @@ def fill_slots(
         forms = w.formulations_of(text)
         if forms and "formulation" not in frame.slots:
             frame.slots["formulation"] = _form_of_subject(info, subject[0], forms)
-        named = w.NAMED_STRENGTH.search(text)
+        named = w.NAMED_STRENGTH.search(_EQUIVALENCE.sub("", text))
         if named and "strength" not in frame.slots:
             frame.slots["strength"] = " ".join(named.group(0).lower().split())
         if w.CO_MEDICATION.search(text) and "co_medication" not in frame.slots:

@@ -9,7 +9,11 @@ in the stretch of the sentence that belongs to that interval (a sentence with tw
 is split between them). The direction comes from the words before each drug ("after
 stopping X", "from X", "who have taken X" / "before starting Y", "to Y", "the first Y dose");
 when only one drug is marked the other takes the other role, and when neither is the claim is
-kept with ``direction: unknown`` (the verifier then needs both directions to agree).
+kept with ``direction: unknown`` (the verifier then needs both directions to agree). With
+three or more drugs in the stretch, the frame is the one marked stopped and the one marked
+started, when exactly one of each is marked. Label wordings: "X should be discontinued for
+at least 5 weeks before starting Y" (a "for" interval after a stop verb, with "before"
+next), "a drug-free period of 2 weeks", "after discontinuation of X before initiation of Y".
 Dosing schedules ("every 12 hours"), spacing of two drugs taken together ("4 hours apart")
 and half-lives are not washouts.
 """
@@ -35,15 +39,19 @@ _WORDS = {
 }  # fmt: skip
 _DURATION = re.compile(
     r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
-    r"(?:\s*-\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
+    r"(?:\s*[-\u2010\u2011\u2013]\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
     re.I,
 )
 _TRIGGER = re.compile(
     r"\b(?:wait(?:s|ed|ing)?|allow(?:s|ed|ing)?|elapse[sd]?|wash-?\s?out|within|"
     r"until(?=\s+(?:at\s+least\s+)?\S+\s+(?:hours?|days?|weeks?)\s+(?:after|since|from)\b)|"
+    r"(?:drug|treatment|medication|medicine)-?\s?free|"
+    r"(?:stopped|discontinued|withdrawn)\s+for\s+(?:at\s+least\s+)?\S+\s+\w+\s+before|"
     r"(?:must|should|to|has\s+to|have\s+to)\s+pass|"
-    r"(?:after|since|of)\s+(?:stopping|discontinuing|quitting|coming\s+off|(?:the|your|their)\s+last)|"
-    r"before\s+(?:starting|beginning|initiating|restarting|switching|(?:the|your)\s+first))\b",
+    r"(?:after|since|of)\s+(?:stopping|discontinuing|discontinuation|quitting|coming\s+off|"
+    r"(?:the|your|their)\s+last)|"
+    r"before\s+(?:starting|beginning|initiating|initiation|restarting|switching|"
+    r"(?:the|your)\s+first))\b",
     re.I,
 )
 # an interval that is a schedule, a half-life, a course or a spacing, not a wait between drugs
@@ -61,20 +69,28 @@ _FOR_WASHOUT = re.compile(
     r"^\s*(?:after|since|of|following)\s+(?:stopping|discontinuing|quitting|(?:the|your|their)\s+last)",
     re.I,
 )
+# "discontinued for at least 5 weeks": a "for" interval that says how long a drug is off
+_OFF_FOR = re.compile(
+    r"\b(?:stopped|discontinued|withdrawn|off(?:\s+(?:the\s+)?(?:drug|medication|medicine))?)"
+    r"\s*$",
+    re.I,
+)
+_BEFORE_START = re.compile(r"\s+before\b", re.I)
 _STOPPED_BEFORE = re.compile(
-    r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
+    r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+(?:\s+of)?|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
     r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
     r"\b(?:have|has|had|'ve)\s+(?:been\s+)?(?:taken|taking|used|using|on))"
     r"\s+(?:(?:the|an?|your|any|their|all)\s+)?$",
     re.I,
 )
 _STOPPED_AFTER = re.compile(
-    r"^\s*(?:(?:dose|therapy|treatment)\s+)?(?:is|was|has\s+been|have\s+been|are|were)\s+"
+    r"^\s*(?:(?:dose|therapy|treatment)\s+)?(?:is|was|has\s+been|have\s+been|are|were|"
+    r"(?:should|must|needs?\s+to|has\s+to|have\s+to|will)\s+(?:first\s+)?be)\s+"
     r"(?:stopped|discontinued)",
     re.I,
 )
 _STARTED_BEFORE = re.compile(
-    r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
+    r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+(?:\s+of)?|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
     r"\bswitch(?:ing|ed)?\s+to|\bto|\bonto|\badd(?:ing)?|\bgiv(?:e|ing)|\badminister(?:ing)?)"
     r"\s+(?:(?:the|an?|your|any)\s+)?$",
     re.I,
@@ -106,6 +122,8 @@ def washout_claims(  # type: ignore[no-untyped-def]
         distinct: dict[str, tuple[Mention, str]] = {}
         for mm, e in here:
             distinct.setdefault(e, (mm, e))
+        if len(distinct) > 2:
+            distinct = _marked_pair(text, base, lo, distinct)
         if len(distinct) != 2:
             continue  # one drug (the other from context) or a list: no complete frame
         (m1, e1), (m2, e2) = sorted(distinct.values(), key=lambda x: x[0].start)
@@ -242,7 +260,12 @@ def _not_a_wait(text: str, m: re.Match[str]) -> bool:
     if lead is None:
         return False
     word = lead.group(0).strip().lower()
-    return not (word.startswith("for") and _FOR_WASHOUT.match(text, m.end()))
+    if not word.startswith("for"):
+        return True
+    if _FOR_WASHOUT.match(text, m.end()):
+        return False
+    head = text[max(0, m.start() - 60) : m.start() - len(lead.group(0))]
+    return not (_OFF_FOR.search(head) and _BEFORE_START.match(text, m.end()))
 
 
 _BOUNDARY = re.compile(r";|,\s*(?:and|but|while|whereas|or)\s|\s(?:while|whereas)\s", re.I)
@@ -297,6 +320,22 @@ def _no_wait_claims(  # type: ignore[no-untyped-def]
     )
     c.frame = frame
     return [c]
+
+
+def _marked_pair(
+    text: str, base: int, lo: int, distinct: dict[str, tuple[Mention, str]]
+) -> dict[str, tuple[Mention, str]]:
+    """Of three or more drugs in an interval's stretch, the two the words mark as the one
+    stopped and the one started ("between discontinuing venlafaxine and starting phenelzine
+    to avoid serotonin syndrome"); empty unless exactly one of each is marked."""
+    roles: dict[str, list[str]] = {"stop": [], "start": []}
+    for e, (mm, _) in distinct.items():
+        r = _role(text, mm, base, lo)
+        if r is not None:
+            roles[r].append(e)
+    if len(roles["stop"]) != 1 or len(roles["start"]) != 1:
+        return {}
+    return {e: distinct[e] for e in (roles["stop"][0], roles["start"][0])}
 
 
 def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
