@@ -148,6 +148,22 @@ def test_quote_and_unquoted_exclude_each_other_and_quote_is_bounded():
         ("The maximum recommended dose is 20 mg per day.", False),
         ("The total daily dose should not exceed 200 mEq.", False),
         ("Do not take more than 6 tablets in 24 hours.", False),
+        # maximum wordings that also say "recommended" (issue 28): each is a limit
+        ("It is recommended that the drug should not be given at doses above 40 mg/day.", False),
+        ("Doses above 20 mg/day are not recommended.", False),
+        ("Doses above 60 mg once daily in the elderly are not recommended.", False),
+        ("Do not take more than the recommended dose.", False),
+        ("Do not use more than directed; the recommended dose is 2 tablets.", False),
+        ("The recommended dose is 10 mg, not to exceed 20 mg in 24 hours.", False),
+        ("The maximum recommended dose is 200 mg per day.", False),
+        ("The dose should not exceed the recommended 8 mg per day.", False),
+        ("Increase as recommended, up to a maximum of 40 mg daily.", False),
+        ("Do not administer at a dose exceeding the recommended 400 mg per day.", False),
+        # a recommended / usual dose alone stays refused
+        ("The recommended dose is 40 mg once daily.", True),
+        ("The recommended dose is 20 mg; doses above 20 mg were studied.", True),
+        ("Doses above 40 mg are recommended for some patients.", True),
+        ("The usual dose should be given at doses divided twice daily.", True),
     ],
 )
 def test_label_maximum_role_check(quote, fires):
