@@ -14,9 +14,20 @@ from knowledge_graphs.builders.curated import DoseIn, InteractionIn, Quoted
 from knowledge_graphs.errors import DataError
 
 _NOT_A_LIMIT = re.compile(r"\b(?:recommended|usual(?:ly)?|studied|optimal)\b", re.I)
+_ABOVE = r"(?:above|exceeding|over|greater\s+than|higher\s+than|in\s+excess\s+of)"
 _LIMIT = re.compile(
-    r"\bnot\s+(?:to\s+)?exceed|\bshould\s+not\s+exceed|\bmaximum\b|\b(?:no|not)\s+more\s+than\b"
-    r"|\bnot\s+(?:be\s+)?(?:greater|higher)\s+than\b",
+    # "not to exceed", "should not exceed", "do not exceed"
+    r"\bnot\s+(?:to\s+)?exceed|\bshould\s+not\s+exceed"
+    # "maximum recommended dose is", "up to a maximum of"
+    r"|\bmaximum\b"
+    # "no more than", "do not take / use / give more than"
+    r"|\b(?:no|not)\s+(?:(?:take|use|give|administer)\s+)?more\s+than\b"
+    r"|\bnot\s+(?:be\s+)?(?:greater|higher)\s+than\b"
+    # "should not be given at doses above N", "do not administer at a dose exceeding N"
+    r"|\bnot\s+(?:be\s+)?(?:given|used|taken|administered|administer|give|use|take)\s+"
+    r"(?:\w+\s+){0,2}?(?:at\s+)?(?:a\s+)?doses?\s+" + _ABOVE + r"\b"
+    # "doses above N mg/day are not recommended"
+    r"|\bdoses?\s+" + _ABOVE + r"\s+[^.;]{1,40}?\b(?:is|are)\s+not\s+recommended\b",
     re.I,
 )
 _CONTRAINDICATIONS = re.compile(r"contraindication", re.I)
@@ -38,6 +49,8 @@ def limit_role_error(quote: str) -> str | None:
     >>> limit_role_error("The recommended dose is 50 mg once daily")
     "the quote states a recommended dose ('recommended'), not a maximum"
     >>> limit_role_error("Do not exceed the recommended dose of 4,000 mg per day") is None
+    True
+    >>> limit_role_error("Citalopram should not be given at doses above 40 mg/day") is None
     True
     """
     m = _NOT_A_LIMIT.search(quote)

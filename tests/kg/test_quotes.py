@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,22 @@ def test_quote_and_unquoted_exclude_each_other_and_quote_is_bounded():
         ("The maximum recommended dose is 20 mg per day.", False),
         ("The total daily dose should not exceed 200 mEq.", False),
         ("Do not take more than 6 tablets in 24 hours.", False),
+        # maximum wordings that also say "recommended" (issue 28): each is a limit
+        ("It is recommended that the drug should not be given at doses above 40 mg/day.", False),
+        ("Doses above 20 mg/day are not recommended.", False),
+        ("Doses above 60 mg once daily in the elderly are not recommended.", False),
+        ("Do not take more than the recommended dose.", False),
+        ("Do not use more than directed; the recommended dose is 2 tablets.", False),
+        ("The recommended dose is 10 mg, not to exceed 20 mg in 24 hours.", False),
+        ("The maximum recommended dose is 200 mg per day.", False),
+        ("The dose should not exceed the recommended 8 mg per day.", False),
+        ("Increase as recommended, up to a maximum of 40 mg daily.", False),
+        ("Do not administer at a dose exceeding the recommended 400 mg per day.", False),
+        # a recommended / usual dose alone stays refused
+        ("The recommended dose is 40 mg once daily.", True),
+        ("The recommended dose is 20 mg; doses above 20 mg were studied.", True),
+        ("Doses above 40 mg are recommended for some patients.", True),
+        ("The usual dose should be given at doses divided twice daily.", True),
     ],
 )
 def test_label_maximum_role_check(quote, fires):
@@ -248,3 +265,36 @@ def test_every_quoted_washout_states_its_interval():
         number = e["min"]
         assert str(number) in text or _NUMBER_WORDS.get(number, "\0") in text, e
         assert e["unit"] in text, e
+
+
+# --- quoted maxima state their own number --------------------------------------------------
+
+_UNIT_COUNT = re.compile(r"\b\d+\s+(?:tablets?|capsules?|caplets?|gelcaps?|softgels?)\b", re.I)
+
+
+def test_every_quoted_label_maximum_states_its_number():
+    """A label maximum's quote gives the number the fact stores (digits, thousands
+    separators ignored), or, for a product-specific entry, a count of dosage units
+    ("do not exceed 6 tablets in 24 hours" for the 200 mg tablet)."""
+    path = Path(__file__).resolve().parents[2] / "knowledge_graphs/curated/medical/doses.yaml"
+    entries = yaml.safe_load(path.read_text(encoding="utf-8"))["entries"]
+    quoted = [e for e in entries if e.get("quote") and e["kind"] == "label_maximum"]
+    assert len(quoted) >= 5
+    for e in quoted:
+        text = e["quote"].replace(",", "")
+        number = f"{e['max']:g}"
+        states = re.search(rf"(?<![\d.]){re.escape(number)}(?!\d)", text)
+        assert states or (e.get("product") and _UNIT_COUNT.search(text)), e
+
+
+def test_citalopram_40_mg_maximum_carries_the_label_sentence(kb):
+    """'should not be given at doses above 40 mg/day' is a maximum the role check accepts."""
+    facts = [
+        f
+        for f in _doses(kb, "citalopram")
+        if f.qualifiers.get("population") == "adult" and f.qualifiers["kind"] == "label_maximum"
+    ]
+    assert facts
+    (f,) = facts
+    assert "doses above 40 mg/day" in f.qualifiers["quote"]
+    assert limit_role_error(f.qualifiers["quote"]) is None
