@@ -220,7 +220,11 @@ _SYLLABUS_PIN = re.compile(r"(?:^|[\s(])Pp?\.\s*$")
 def _garbled_tail(text: str, start: int, end: int, page: object) -> int | None:
     """Where a second citation starts when this one's page is really that one's volume
     ("556 U.S. 129 S. Ct. 1937"): the page digits followed by another reporter and page."""
-    if not isinstance(page, str) or not text[end : end + 1].isspace() or not text[start:end].endswith(page):
+    if (
+        not isinstance(page, str)
+        or not text[end : end + 1].isspace()
+        or not text[start:end].endswith(page)
+    ):
         return None
     at = end - len(page)
     try:
@@ -230,7 +234,11 @@ def _garbled_tail(text: str, start: int, end: int, page: object) -> int | None:
     from eyecite.models import CitationToken
 
     return next(
-        (at for _, t in tokens if isinstance(t, CitationToken) and t.start == 0 and t.end > end - at),
+        (
+            at
+            for _, t in tokens
+            if isinstance(t, CitationToken) and t.start == 0 and t.end > end - at
+        ),
         None,
     )
 
