@@ -35,6 +35,8 @@ PIN_YEARS = [
     ("footnote-pin-wrong", "Roe v. Wade, 410 U.S. 113, 158 n. 54 (1974).", "contradicted"),
     ("footnote-range-wrong", "Terry v. Ohio, 392 U.S. 1, 24, nn. 20–21 (1967).", "contradicted"),
     ("and-footnote-wrong", "Terry v. Ohio, 392 U.S. 1, 30 & n. 4 (1969).", "contradicted"),
+    ("and-footnotes-then-range-wrong", "FCC v. National Citizens Comm. for Broadcasting, 436 "
+     "U.S. 775, 780–781, and nn. 1–3, 783–784 (1976).", "contradicted"),
     ("many-pins-wrong", "Roe v. Wade, 410 U.S. 113, 152, 153−154, 163 (1971).", "contradicted"),
     # -- negative controls: the right year keeps its support ------------------------------
     ("blank-pin-right", "Voisine v. United States, 579 U.S. 686, ___ (2016), held that reckless "
@@ -44,6 +46,8 @@ PIN_YEARS = [
     ("en-dash-range-right", "FCC v. National Citizens Committee for Broadcasting, 436 U.S. 775, "
      "795–797 (1978).", "verified"),
     ("footnote-pin-right", "Roe v. Wade, 410 U.S. 113, 158 n. 54 (1973).", "verified"),
+    ("and-footnotes-then-range-right", "FCC v. National Citizens Comm. for Broadcasting, 436 "
+     "U.S. 775, 780–781, and nn. 1–3, 783–784 (1978).", "verified"),
     ("many-pins-right", "Terry v. Ohio, 392 U.S. 1, 24, 30 & n. 4 (1968).", "verified"),
 ]
 # fmt: on
