@@ -32,10 +32,17 @@ _CFR = re.compile(
     r"\b(?P<title>\d{1,2})\s*C\.?\s?F\.?\s?R\.?\s*(?:§§?|[Pp]art|[Ss]ec(?:tion|\.)?)?\s*"
     r"(?P<section>\d+(?:\.[0-9][\w-]*)?)"
 )
-_PAREN = re.compile(
-    r"^(?:,\s*(?:(?:at|and)\s+)?(?:n\.\s*)?\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*\s*"
-    r"\((?P<inner>[^()]{0,80}?)\)"
+# One pinpoint after a citation's first page: a page or a slip opinion's blank ("___"), a
+# range joined by any dash (hyphen, en / em dash, U+2212 minus) and footnotes ("n. 4",
+# "nn. 3-5", "& n. 2"). The year in the parenthetical after any run of them is the citation's.
+_DASH = r"\s*[-‐‑‒–—−]\s*"
+_PIN_NUM = r"(?:\d+|_{2,})"
+_FOOTNOTE = rf"(?:n{{1,2}}\.\s*\d+(?:{_DASH}\d+)?(?:\s*(?:,|and|&)\s*\d+)*)"
+_PIN = (
+    rf"(?:(?:(?:at|and|&)\s+)?(?:{_FOOTNOTE}|{_PIN_NUM}(?:{_DASH}{_PIN_NUM})?"
+    rf"(?:,?\s*(?:&\s*|and\s+)?{_FOOTNOTE})?))"
 )
+_PAREN = re.compile(rf"^(?:\s*,\s*{_PIN})*\s*\((?P<inner>[^()]{{0,80}}?)\)")
 _YEAR_IN = re.compile(
     r"(?P<court>.*?)\s*+(?:(?:Jan|Feb|Mar|Apr|May|June?|July?|Aug|Sept?|Oct|Nov|Dec)\.?\s+\d{1,2},\s+)?(?P<year>1[789]\d\d|20\d\d)\s*+$"
 )
@@ -146,7 +153,25 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
         court = court_index().get(_court_key(court_text)) if court_text else None
         if court is None and reporter in _SCOTUS_REPORTERS:
             court = "scotus"
-        short = bool(_SHORT_FORM.search(text, start, end))
+        # a syllabus's page reference ("P. 389 U. S. 353.", "Pp. 392 U. S. 10-12") is a
+        # pinpoint inside the opinion, like a short form
+        short = bool(_SHORT_FORM.search(text, start, end)) or bool(
+            _SYLLABUS_PIN.search(text, max(0, start - 6), start)
+        )
+        if not short and (tail := _garbled_tail(text, start, end, g.get("page"))) is not None:
+            # "556 U.S. 129 S. Ct. 1937": the U.S. page is missing and the next citation's
+            # volume was read as it; this one is unchecked, the one after it is read on
+            name, name_span = _case_name(text, start)
+            first = name_span[0] if name_span else start
+            out.append(
+                CitationRef(
+                    offset + first, offset + end, text[first:end], "case", volume=vol,
+                    reporter=reporter, page=page, case_name=name, form="garbled",
+                    name_span=(offset + name_span[0], offset + name_span[1]) if name_span else None,
+                )
+            )  # fmt: skip
+            out += _case_citations_at(text, tail, offset, name)
+            break  # the citations after it were read from the tail on
         parallel = (
             not short
             and out
@@ -189,6 +214,43 @@ def _case_citations(text: str, offset: int) -> list[CitationRef]:
     return _share_years(out)
 
 
+_SYLLABUS_PIN = re.compile(r"(?:^|[\s(])Pp?\.\s*$")
+
+
+def _garbled_tail(text: str, start: int, end: int, page: object) -> int | None:
+    """Where a second citation starts when this one's page is really that one's volume
+    ("556 U.S. 129 S. Ct. 1937"): the page digits followed by another reporter and page."""
+    if (
+        not isinstance(page, str)
+        or not text[end : end + 1].isspace()
+        or not text[start:end].endswith(page)
+    ):
+        return None
+    at = end - len(page)
+    try:
+        _, tokens = _tokenizer().tokenize(text[at : at + 60])
+    except Exception:  # eyecite is third-party
+        return None
+    from eyecite.models import CitationToken
+
+    return next(
+        (
+            at
+            for _, t in tokens
+            if isinstance(t, CitationToken) and t.start == 0 and t.end > end - at
+        ),
+        None,
+    )
+
+
+def _case_citations_at(text: str, at: int, offset: int, name: str | None) -> list[CitationRef]:
+    """The citations read from ``at`` on (after a garbled one), the first taking ``name``."""
+    refs = _case_citations(text[at:], offset + at)
+    if refs and refs[0].case_name is None and refs[0].form == "full":
+        refs[0] = replace(refs[0], case_name=name)
+    return refs
+
+
 def _share_years(refs: list[CitationRef]) -> list[CitationRef]:
     """Every member of a parallel chain takes the year (and court) of the chain's last one."""
     from dataclasses import replace
@@ -203,7 +265,7 @@ def _share_years(refs: list[CitationRef]) -> list[CitationRef]:
 
 
 _SCOTUS_REPORTERS = {"U.S.", "S. Ct.", "L. Ed.", "L. Ed. 2d", "U.S. LEXIS"}
-_PARALLEL_GAP = re.compile(r"(?:,\s*\d+(?:[-–]\d+)?(?:\s*n\.\s*\d+)?)*,\s*")
+_PARALLEL_GAP = re.compile(rf"(?:\s*,\s*{_PIN})*\s*,\s*")
 
 
 _SHORT_FORM = re.compile(r"(?<!\s)\s++at\s+\d", re.I)

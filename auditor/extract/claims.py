@@ -538,7 +538,7 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
         overruling = after[:1]
         pairs = [(a, overruling[0]) for a in overruled] if overruling else []
     else:
-        overruling_list = before[-1:] or ([recalled] if recalled else [])
+        overruling_list = _overruler(info, before, cue.start()) or ([recalled] if recalled else [])
         pairs = [(a, overruling_list[0]) for a in after] if overruling_list else []
     for overruled_case, overruling_case in pairs:
         if overruled_case[1] == overruling_case[1]:
@@ -561,6 +561,38 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     return out
 
 
+# "... <case> (1914) [to the states] and overruled": the verb is coordinated with an earlier
+# one of the same clause
+_COORDINATED_VERB = re.compile(
+    r"[^;:]*?\b(?:and|but)\s+(?:then\s+|also\s+|thereby\s+|expressly\s+|explicitly\s+|"
+    r"effectively\s+|formally\s+|in\s+effect\s+)?",
+    re.I,
+)
+# the case is that earlier verb's object: a lowercase word (verb or preposition) right before
+# it ("extended ... from Weeks", "applied Weeks"), not "the decision in Lawrence"
+_OBJECT_LEAD = re.compile(
+    r"(?<!decision )(?<!case )(?<!ruling )(?<!opinion )(?<!holding )\b[a-z]{2,}\s+(?:the\s+)?[*_]*$"
+)
+
+
+def _overruler(info: SentenceInfo, before: list, cue: int) -> list:  # type: ignore[type-arg]
+    """The overruling case of "B overruled A": the case named last before the verb, unless
+    that case is the object of an earlier verb the overruling is coordinated with ("In
+    Mapp, the Court extended Weeks and overruled Wolf"): then the first case named earlier
+    in the clause (its subject), or none when the clause names no other."""
+    if not before:
+        return []
+    base = info.sentence.start
+    last = before[-1][0]
+    lead = info.text[max(0, last.start - base - 40) : last.start - base]
+    if not _COORDINATED_VERB.fullmatch(info.text, last.end - base, cue) or not (
+        _OBJECT_LEAD.search(lead)
+    ):
+        return before[-1:]
+    clause = info.text.rfind(";", 0, last.start - base)
+    return [s for s in before[:-1] if s[0].start - base > clause][:1]
+
+
 def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[no-untyped-def]
     cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
     # a year inside a linked name is part of the name, not a date the sentence states:
@@ -581,6 +613,9 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
             named = _case_before_parenthesis(info, d, subjects)
             if named is None and family != "decided":
                 continue  # "Reading Law 167 (2012)", "committed in 1998": not a decision year
+            if named is not None and _OTHER_COURT_AFTER.match(info.text, d.end - base):
+                continue  # "Baker v. Nelson (1971), a Minnesota Supreme Court case": not the
+                # U.S. Supreme Court's decision the graph holds under that name
             if named is not None:
                 c = base_claim(info, cr, named, kb, domain, d.text, None, d.start)
                 c.date = d
@@ -620,6 +655,20 @@ _DATE_FAMILY_RE = re.compile("|".join(f"(?P<{k}>{v})" for k, v in _DATE_FAMILIES
 _PARTIAL_SCOPE = re.compile(
     r"\b(?:titles?|articles?|provisions?|parts?|chapters?|sections?|certain|some|most|remaining)\b",
     re.I,
+)
+
+
+# an apposition right after "<case> (<year>)" that makes it another court's decision: "a
+# Minnesota Supreme Court case", "decided by the Ninth Circuit", "a state-court ruling"
+_OTHER_COURT = (
+    r"(?!(?:U\.\s?S\.|US|United\s+States|[Ff]ederal|[Hh]igh)\s+[Ss]upreme\b)(?![Ss]upreme\b|[Hh]igh\b)"
+    r"(?:(?:[A-Z][\w.]*|state|appellate|appeals|federal|district|circuit|trial|lower|"
+    r"intermediate|supreme)[\s-]+){1,4}(?:court|Court|Circuit|Tribunal)(?:\s+of\s+(?:Criminal\s+)?Appeals)?"
+)
+_OTHER_COURT_AFTER = re.compile(
+    rf"\s*\)?[\s*_]*,?\s+(?:(?:a|an|the)\s+{_OTHER_COURT}(?:'s|’s)?\s+"
+    r"(?:case|decision|ruling|opinion|judgment|holding)\b|(?:decided|handed\s+down|ruled\s+on)"
+    rf"\s+by\s+(?:the|a|an)\s+{_OTHER_COURT})"
 )
 
 

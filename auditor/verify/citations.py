@@ -78,6 +78,7 @@ REASONS = {
             "unresolved",
             "resolved",
             "name_mismatch",
+            "garbled",
         }
     ),
 }
@@ -123,6 +124,10 @@ def check_case(
     )
     if ref.year:
         claim.object += f" ({ref.year})"  # type: ignore[operator]
+    if ref.form == "garbled":  # "556 U.S. 129 S. Ct. 1937": no page of its own to check
+        why = "garbled citation: its page is the next citation's volume, so it cannot be checked"
+        unverifiable(claim, why)
+        return claim, _check(ref, "unverified", "garbled", why)
     if ref.short_form:
         return _check_short_form(ref, kb, ix, claim)
     if (us := us_volume(ref.volume or 0, ref.reporter or "")) is not None:

@@ -9,6 +9,8 @@ extraction so the audit stays fast).
 * ``short`` — "Twombly, 550 U.S. at 556": the latest full citation in the same volume and
   reporter that starts at or before the pinpoint, whose name fits.
 * ``id`` — the citation just before. ``supra`` — the latest full citation with that name.
+  Neither writes a cite of its own: after a contradicted antecedent they are *unverified*
+  (the error is reported once, on the antecedent); after a wrong year only, *verified*.
 
 >>> from auditor.types import CitationCheck, CitationRef
 >>> r = Resolver()
@@ -112,6 +114,11 @@ class Resolver:
             # the year error belongs to the full citation, which is flagged on its own
             outcome = "verified"
             detail = f"refers to {lead_text} (a real case; its year is wrong there: {chk.detail})"
+        elif ref.form in {"id", "supra"} and chk.outcome == "contradicted":
+            # "Id. at 557" after a contradicted citation: it writes no cite of its own, so the
+            # error is the antecedent's, reported there once; the Id. itself stays unchecked
+            outcome = "unverified"
+            detail = f"refers to {lead_text}, which is contradicted there: {chk.detail}"
         if ref.form == "parallel" and chk.outcome == "verified" and chk.case:
             recorded = _recorded_cite(chk.case, ref.reporter or "")
             mine = f"{ref.volume} {ref.reporter} {ref.page}"
