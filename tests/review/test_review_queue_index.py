@@ -182,3 +182,24 @@ def test_a_page_past_the_end_shows_the_last(trail: Trail, flt: QueueFilter) -> N
     q = review_queue(trail, tenant="acme", risk_threshold=0.0, flt=flt, page=99, page_size=5)
     assert q.page == q.pages
     assert 0 < len(q.rows) <= 5
+
+
+def test_bench_review_runs_and_reports_ratios() -> None:
+    """A tiny ``kgaudit bench review`` (figures only; no timing is asserted)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from auditor.api.bench_review import bench_review_command
+
+    args = ["--audits", "30", "--claims", "6", "--repeat", "2", "--db", "sqlite"]
+    r = CliRunner().invoke(bench_review_command, [*args, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)["backends"]["sqlite"]
+    assert out["audits"] == 30 and out["queued"] > 0
+    assert set(out["pages"]) == {
+        "queue, first page",
+        "queue, filtered (domain, verdict), page 3",
+        "audit page, 6 claims",
+    }
+    assert all(f["p95_to_target"] > 0 for f in out["pages"].values())
