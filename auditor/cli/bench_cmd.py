@@ -1,4 +1,4 @@
-"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial|telemetry|gateway``: performance as ratios against a baseline
+"""``kgaudit bench audit|api|crash|batch|engine|kernels|constraint|adversarial|telemetry|gateway|review``: performance as ratios against a baseline
 measured in the same run (never as pass/fail timings)."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ _BENCHES = {
     "adversarial": "auditor.bench_adversarial:bench_adversarial_command",
     "telemetry": "auditor.bench_telemetry:bench_telemetry_command",
     "gateway": "auditor.gateway.bench:bench_gateway_command",
+    "review": "auditor.api.bench_review:bench_review_command",
 }
 
 

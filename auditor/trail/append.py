@@ -29,7 +29,7 @@ from auditor.trail.canonical import (
     record_hash,
     to_json_value,
 )
-from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, TrailEvent, TrailHead
+from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, ReviewItem, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
     audit_row,
@@ -42,6 +42,7 @@ from auditor.trail.records import (
     full_dict,
     request_digest,
 )
+from auditor.trail.reviews import has_item_index, item_rows
 
 if TYPE_CHECKING:
     from auditor.trail.store import Trail
@@ -51,6 +52,7 @@ _A, _C, _E, _H = (m.__table__ for m in (Audit, AuditClaim, TrailEvent, TrailHead
 _COLUMN = {"meta": "metadata"}  # attribute name -> column name where they differ
 # Built once: SQLAlchemy memoises each statement's cache key, so appends skip that work.
 _INSERT_AUDIT, _INSERT_CLAIMS, _INSERT_EVENT = _A.insert(), _C.insert(), _E.insert()
+_INSERT_ITEMS = ReviewItem.__table__.insert()
 _UPDATE_HEAD = (
     _H.update()
     .where(_H.c.id == HEAD_ROW_ID)
@@ -185,7 +187,9 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
     audits: list[dict[str, Any]] = []
     claims: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     with trail.locked_head() as (conn, head_seq, head_hash):
+        indexed = has_item_index(conn)
         replays = _stored_replays(conn, pendings)
         for tenant in sorted({p.tenant for p in pendings} - trail.known_tenants):
             trail.insert_tenant(conn, tenant)
@@ -224,6 +228,15 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
             )
             audits.append({_COLUMN.get(k, k): v for k, v in row.items()})
             claims += [{"audit_id": audit_id, **c} for c in p.claims]
+            if indexed:
+                items += item_rows(
+                    p.result,
+                    audit_id=audit_id,
+                    audit_seq=seq,
+                    tenant=p.tenant,
+                    created_at=created_at,
+                    domain=row["domain"],
+                )
             events.append(
                 {
                     "seq": seq,
@@ -260,6 +273,8 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
             if claims:
                 conn.execute(_INSERT_CLAIMS, claims)
             conn.execute(_INSERT_EVENT, events)
+            if items:
+                conn.execute(_INSERT_ITEMS, items)
             tree.extend(conn, head_seq, [e["hash"] for e in events])
             conn.execute(
                 _UPDATE_HEAD,

@@ -8,6 +8,7 @@ failing on lock upgrades. PostgreSQL appends lock the ``trail_head`` row (``FOR 
 from __future__ import annotations
 
 import json
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -100,9 +101,26 @@ def alembic_config(db_url: str | None = None, connection: Connection | None = No
     return cfg
 
 
+# tables seen present, per engine; forgotten by upgrade() / downgrade() of this process
+_PRESENT: weakref.WeakKeyDictionary[Engine, set[str]] = weakref.WeakKeyDictionary()
+
+
+def has_table(conn: Connection, name: str) -> bool:
+    """Whether table ``name`` exists; a table once seen is remembered for the engine until
+    this process migrates (a migration run by another process needs a restart)."""
+    seen = _PRESENT.setdefault(conn.engine, set())
+    if name in seen:
+        return True
+    if inspect(conn).has_table(name):
+        seen.add(name)
+        return True
+    return False
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
+    _PRESENT.clear()
     with engine.begin() as conn:
         command.upgrade(alembic_config(connection=conn), revision)
 
@@ -110,6 +128,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def downgrade(engine: Engine, revision: str = "base") -> None:
     from alembic import command
 
+    _PRESENT.clear()
     with engine.begin() as conn:
         command.downgrade(alembic_config(connection=conn), revision)
 

@@ -12,6 +12,8 @@ Tables::
     trail_tree_nodes   the RFC 9162 Merkle tree over the events: one row per perfect subtree
     trail_tree_heads   signed tree heads (Ed25519 over size, root and time)
     reviews            reviewers' decisions on an audit's items; each one is a chain event
+    review_items       derived index of the review queue: one row per item that may need a
+                       person, with its state; never hashed (rebuilt from audits + reviews)
 
 Constraint and index names come from ``NAMING_CONVENTION``; migrations never spell them.
 """
@@ -256,6 +258,35 @@ class Review(Base):
     reason: Mapped[str | None] = mapped_column(Text)
 
 
+class ReviewItem(Base):
+    """An item of an audit that may need a person (``auditor.trail.reviews.item_rows``): a
+    contradicted or unverifiable claim, or a citation not ``verified``; with the audit's
+    tenant, domain, time and risk copied, so the review queue filters, sorts and pages in
+    SQL. Derived from ``audits`` and ``reviews`` (written with them, in the same
+    transaction; migration 0008 fills it for older trails) and covered by no hash."""
+
+    __tablename__ = "review_items"
+    __table_args__ = (
+        UniqueConstraint("audit_id", "item"),
+        Index(None, "tenant_id", "status", "risk", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    audit_seq: Mapped[int] = mapped_column(BigInteger)
+    tenant_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    domain: Mapped[str] = mapped_column(String(32))
+    risk: Mapped[float | None] = mapped_column(Float)
+    item: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    verdict: Mapped[str] = mapped_column(String(32))
+    rule_id: Mapped[str | None] = mapped_column(String(256))
+    status: Mapped[str] = mapped_column(String(16))  # open | confirmed | overturned
+
+
 class CitationLookup(Base):
     """A cached CourtListener citation-lookup answer (only when a token is configured)."""
 
@@ -277,6 +308,7 @@ __all__ = [
     "Base",
     "CitationLookup",
     "Review",
+    "ReviewItem",
     "Tenant",
     "TrailCheckpoint",
     "TrailEvent",

@@ -1,21 +1,22 @@
 """The review queue: a tenant's audits with open items, filtered, sorted by risk, paged.
 
-The newest ``SCAN_LIMIT`` audits matching the SQL filters (domain, date range, a claim with
-the verdict / rule) are read with their decisions; an audit is queued while at least one of
-its items is open (:func:`auditor.trail.reviews.audit_items`). With a ``verdict`` or ``rule``
-filter only the open items with that verdict (claim verdict or citation outcome) / rule count.
+An audit is queued while at least one of its items is open (:func:`auditor.trail.reviews.
+audit_items`). With a ``verdict`` or ``rule`` filter only the open items with that verdict
+(claim verdict or citation outcome) / rule count. The queue is read from the
+``review_items`` index (:func:`auditor.trail.reviews.item_rows`, kept with each audit and
+decision), so filtering, sorting by risk, counting and paging happen in SQL, and only the
+page's audits are decoded. ``SCAN_LIMIT`` is kept for callers; nothing is truncated now.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import exists, func, or_, select
+from sqlalchemy import func, or_, select
 
 from auditor.trail.canonical import format_timestamp
-from auditor.trail.models import Audit, AuditClaim
+from auditor.trail.models import Audit, ReviewItem
 from auditor.trail.queries import to_datetime
 from auditor.trail.reviews import audit_items, item_state, reviews_of
 
@@ -89,6 +90,28 @@ def open_items(
     return out
 
 
+def _queue_where(tenant: str, risk_threshold: float, flt: QueueFilter) -> list[Any]:
+    ri = ReviewItem
+    cond: list[Any] = [
+        ri.tenant_id == tenant,
+        ri.status == "open",
+        # an unverifiable claim is open only in an answer at or above the risk threshold
+        or_(ri.kind != "claim", ri.verdict != "unverifiable", ri.risk >= risk_threshold),
+    ]
+    if flt.domain:
+        cond.append(ri.domain == flt.domain)
+    if flt.start:
+        cond.append(ri.created_at >= to_datetime(flt.start))
+    if flt.end:
+        cond.append(ri.created_at < to_datetime(flt.end, end=True))
+    if flt.verdict:
+        cond.append(ri.verdict == flt.verdict)
+    if flt.rule:
+        cond.append(ri.kind == "claim")
+        cond.append(ri.rule_id == flt.rule)
+    return cond
+
+
 def review_queue(
     trail: Trail,
     *,
@@ -98,45 +121,47 @@ def review_queue(
     page: int = 1,
     page_size: int = PAGE_SIZE,
 ) -> QueuePage:
-    """One page of the queue of ``tenant`` (riskiest first, then newest)."""
+    """One page of the queue of ``tenant`` (riskiest first, then newest).
+
+    The audits with a matching open item are found, counted, sorted and paged in SQL on the
+    ``review_items`` index; only the page's audits are read and decoded.
+    """
     flt = flt or QueueFilter()
+    cond = _queue_where(tenant, risk_threshold, flt)
+    ri = ReviewItem
+    total_stmt = select(func.count(func.distinct(ri.audit_id))).where(*cond)
+    order_risk = func.coalesce(ri.risk, -1.0)
+    page_stmt = (
+        select(ri.audit_id)
+        .where(*cond)
+        .group_by(ri.audit_id, ri.risk, ri.created_at, ri.audit_seq)
+        .order_by(order_risk.desc(), ri.created_at.desc(), ri.audit_seq.desc())
+    )
     preview = func.substr(Audit.text, 1, 161).label("preview")
-    stmt = select(Audit.id, Audit.created_at, Audit.domain, Audit.result, Audit.fer, preview)
-    stmt = stmt.where(Audit.tenant_id == tenant)
-    if flt.domain:
-        stmt = stmt.where(Audit.domain == flt.domain)
-    if flt.start:
-        stmt = stmt.where(Audit.created_at >= to_datetime(flt.start))
-    if flt.end:
-        stmt = stmt.where(Audit.created_at < to_datetime(flt.end, end=True))
-    if flt.rule:
-        stmt = stmt.where(
-            exists().where(AuditClaim.audit_id == Audit.id, AuditClaim.rule_id == flt.rule)
-        )
-    if flt.verdict in ("supported", "contradicted", "unverifiable"):
-        stmt = stmt.where(
-            exists().where(AuditClaim.audit_id == Audit.id, AuditClaim.verdict == flt.verdict)
-        )
-    elif not flt.verdict:
-        # an audit with neither a doubtful claim nor a citation has nothing to review
-        stmt = stmt.where(
-            or_(
-                Audit.n_contradicted > 0,
-                Audit.n_unverifiable > 0,
-                Audit.citation_confidence.isnot(None),
-            )
-        )
-    stmt = stmt.order_by(Audit.seq.desc()).limit(SCAN_LIMIT + 1)
     with trail.session() as s:
-        found = s.execute(stmt).all()
-    truncated = len(found) > SCAN_LIMIT
-    found = found[:SCAN_LIMIT]
-    decided = reviews_of(trail, [r.id for r in found], tenant=tenant)
-    rows: list[tuple[float, datetime, QueueRow]] = []
-    for r in found:
-        items = open_items(r.result, decided[r.id], risk_threshold=risk_threshold, flt=flt)
-        if not items:
+        total = int(s.execute(total_stmt).scalar_one())
+        pages = max(1, -(-total // page_size))
+        page = min(max(1, page), pages)
+        ids = list(s.execute(page_stmt.limit(page_size).offset((page - 1) * page_size)).scalars())
+        found = (
+            {
+                r.id: r
+                for r in s.execute(
+                    select(
+                        Audit.id, Audit.created_at, Audit.domain, Audit.result, Audit.fer, preview
+                    ).where(Audit.id.in_(ids), Audit.tenant_id == tenant)
+                ).all()
+            }
+            if ids
+            else {}
+        )
+    decided = reviews_of(trail, ids, tenant=tenant)
+    rows: list[QueueRow] = []
+    for aid in ids:
+        r = found.get(aid)
+        if r is None:
             continue
+        items = open_items(r.result, decided[aid], risk_threshold=risk_threshold, flt=flt)
         claims = r.result.get("claims") or []
         risk = r.result.get("risk")
         rules = sorted(
@@ -146,23 +171,19 @@ def review_queue(
                 if it["kind"] == "claim" and claims[it["idx"]].get("rule_id")
             }
         )
-        row = QueueRow(
-            str(r.id),
-            format_timestamp(r.created_at),
-            r.domain,
-            risk if isinstance(risk, (int, float)) else None,
-            r.fer,
-            items,
-            rules,
-            r.preview[:160],
+        rows.append(
+            QueueRow(
+                str(r.id),
+                format_timestamp(r.created_at),
+                r.domain,
+                risk if isinstance(risk, (int, float)) else None,
+                r.fer,
+                items,
+                rules,
+                r.preview[:160],
+            )
         )
-        rows.append((row.risk if row.risk is not None else -1.0, r.created_at, row))
-    rows.sort(key=lambda t: (t[0], t[1]), reverse=True)
-    total = len(rows)
-    pages = max(1, -(-total // page_size))
-    page = min(max(1, page), pages)
-    chosen = [t[2] for t in rows[(page - 1) * page_size : page * page_size]]
-    return QueuePage(chosen, total, page, pages, len(found), truncated)
+    return QueuePage(rows, total, page, pages, total, False)
 
 
 def next_in_queue(

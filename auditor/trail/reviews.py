@@ -13,6 +13,11 @@ Each decision is a ``reviews`` row and the ``review.recorded`` chain event of th
 ``seq``, whose ``record_hash`` is :func:`review_hash` of the row's ``REVIEW_FIELDS``; so
 ``kgaudit trail verify`` detects a rewritten, deleted or forged decision. The newest
 confirm/overturn of an item is its state; every decision stays in the trail.
+
+The review queue reads the ``review_items`` table (:func:`item_rows`): the items that may need
+a person, with their state, written with each audit and updated with each decision in the same
+transaction (:func:`apply_decisions`). It is derived data, in no hash: the hash format is that
+of the audits and reviews alone.
 """
 
 from __future__ import annotations
@@ -23,10 +28,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, bindparam, select
 
 from auditor.errors import UsageError
-from auditor.trail import tree
+from auditor.trail import db, tree
 from auditor.trail.canonical import (
     GENESIS_HASH,
     HASH_VERSION,
@@ -35,7 +40,7 @@ from auditor.trail.canonical import (
     format_timestamp,
     sha256_hex,
 )
-from auditor.trail.models import HEAD_ROW_ID, Audit, Review, TrailEvent, TrailHead
+from auditor.trail.models import HEAD_ROW_ID, Audit, Review, ReviewItem, TrailEvent, TrailHead
 from auditor.trail.records import check_strings, parse_audit_id
 
 if TYPE_CHECKING:
@@ -56,6 +61,12 @@ REVIEW_FIELDS: tuple[str, ...] = (
 )
 MAX_REASON_CHARS = 4000
 _R, _E, _H = Review.__table__, TrailEvent.__table__, TrailHead.__table__
+_RI = ReviewItem.__table__
+_SET_STATUS = (
+    _RI.update()
+    .where(_RI.c.audit_id == bindparam("aid"), _RI.c.item == bindparam("key"))
+    .values(status=bindparam("new_status"))
+)
 
 
 def review_hash(row: Mapping[str, Any], *, version: int = HASH_VERSION) -> str:
@@ -106,6 +117,67 @@ def audit_items(result: Mapping[str, Any], *, risk_threshold: float) -> list[Ite
             )
         )
     return items
+
+
+def item_rows(
+    result: Mapping[str, Any],
+    *,
+    audit_id: uuid.UUID,
+    audit_seq: int,
+    tenant: str,
+    created_at: datetime,
+    domain: str,
+) -> list[dict[str, Any]]:
+    """The ``review_items`` rows of one stored result, all ``open``: its contradicted and
+    unverifiable claims (whether an unverifiable one is open depends on the risk threshold,
+    so the queue compares ``risk`` when it reads) and its citations not ``verified``."""
+    risk = result.get("risk")
+    common = {
+        "audit_id": audit_id,
+        "audit_seq": audit_seq,
+        "tenant_id": tenant,
+        "created_at": created_at,
+        "domain": domain,
+        "risk": float(risk) if isinstance(risk, (int, float)) else None,
+        "status": "open",
+    }
+    claims = result.get("claims") or []
+    out = []
+    for it in audit_items(result, risk_threshold=-float("inf")):
+        if not it.needs_review:
+            continue
+        rule = claims[it.idx].get("rule_id") if it.kind == "claim" else None
+        out.append(
+            {
+                **common,
+                "item": it.key,
+                "kind": it.kind,
+                "verdict": it.verdict[:32],
+                "rule_id": None if rule is None else str(rule)[:256],
+            }
+        )
+    return out
+
+
+def has_item_index(conn: Connection) -> bool:
+    """Whether this database has the ``review_items`` table (migration 0008); trails at an
+    older revision (the migration tests write them with this code) skip it."""
+    return db.has_table(conn, "review_items")
+
+
+def apply_decisions(conn: Connection, reviews: Sequence[Mapping[str, Any]]) -> None:
+    """Set the ``review_items`` state of each item confirmed or overturned in ``reviews``
+    (oldest first: the newest decision of an item wins; notes change nothing)."""
+    final: dict[tuple[Any, str], str] = {}
+    for r in reviews:
+        if r["decision"] != "note":
+            status = "confirmed" if r["decision"] == "confirm" else "overturned"
+            final[(r["audit_id"], r["item"])] = status
+    if final:
+        conn.execute(
+            _SET_STATUS,
+            [{"aid": a, "key": k, "new_status": v} for (a, k), v in final.items()],
+        )
 
 
 def item_state(
@@ -284,6 +356,8 @@ def append_reviews(
             prev = h
         conn.execute(_R.insert(), rows)
         conn.execute(_E.insert(), events)
+        if has_item_index(conn):
+            apply_decisions(conn, rows)
         tree.extend(conn, head_seq, [e["hash"] for e in events])
         conn.execute(
             _H.update()
@@ -302,8 +376,11 @@ __all__ = [
     "Decision",
     "Item",
     "append_reviews",
+    "apply_decisions",
     "audit_items",
     "check_decision",
+    "has_item_index",
+    "item_rows",
     "item_state",
     "review_dict",
     "review_hash",
