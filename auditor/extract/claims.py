@@ -390,11 +390,10 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         )
     ):
         c.negated = False  # "Myanmar is on the black list, not the grey list": "not" is the other's
-    if cr.rule.applies_to.relation == "fatfListed" and hub[0].end <= om.start:
-        between = info.text[hub[0].end - base : om.start - base]
-        for change, pat in _LIST_CHANGE.items():
-            if pat.search(between):
-                c.qualifiers["list_change"] = change
+    if cr.rule.applies_to.relation == "fatfListed":
+        change = _list_change(info, hub[0], om)
+        if change is not None:
+            c.qualifiers["list_change"] = change
     if cr.rule.applies_to.relation in _STATE_RELATIONS and _PROSPECTIVE.search(
         info.text[hub[0].end - base : om.start - base]
     ):
@@ -416,6 +415,79 @@ _LIST_CHANGE = {
         r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
     ),
 }
+# the change verb before the countries, its preposition right before the list: "FATF also
+# removed Jamaica and Turkey from the grey list", "the plenary added Kenya and Namibia to it"
+_CHANGE_VERB = {
+    "removed": re.compile(
+        r"\b(?:removed|removes|delisted|de-listed|took|taken|dropped|struck|released)\b", re.I
+    ),
+    "added": re.compile(r"\b(?:added|adds|placed|put|moved|returned|re-?added)\b", re.I),
+}
+_CHANGE_PREP = {
+    "removed": re.compile(
+        r"\b(?:off|from|out\s+of)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I
+    ),
+    "added": re.compile(r"\b(?:on|onto|to)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I),
+}
+# between the list and a country named after it, the countries are the ones changed only when
+# no other predicate intervenes ("..., while Nigeria remains on it")
+_OTHER_PREDICATE = re.compile(
+    r"\b(?:remain\w*|is|are|was|were|stays?|stayed|still|while|but|whereas|although|"
+    r"added|placed|removed|listed|kept|includ\w*|now)\b|[;.]",
+    re.I,
+)
+_LIST_END = r"\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$"
+_CHANGED_LIST = {  # "were removed from the", "was added to the": the change ends at the list
+    "removed": re.compile(
+        r"\b(?:removed|delisted|de-listed|taken|came|come|dropped|struck|exited|graduated|"
+        r"released)\s+(?:off|from|out\s+of)" + _LIST_END,
+        re.I,
+    ),
+    "added": re.compile(
+        r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)" + _LIST_END,
+        re.I,
+    ),
+}
+_LIST_TAIL = re.compile(r"^[\s,]*(?:(?:and|&)\s+)?(?:the\s+)?$", re.I)
+
+
+def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
+    """The change of listing a sentence states about a country (``removed`` / ``added``), or
+    None when it states membership. Three shapes: the change between the country and the list
+    ("South Africa was removed from the grey list"); the change verb before the country and its
+    preposition before the list ("FATF removed Jamaica and Turkey from the grey list"); and the
+    change stated of the list before the countries ("Four countries were removed from the grey
+    list ... – Barbados, Gibraltar, Uganda and the UAE")."""
+    base = info.sentence.start
+    text = info.text
+    if hub.end <= om.start:
+        between = text[hub.end - base : om.start - base]
+        for change, pat in _LIST_CHANGE.items():
+            if pat.search(between):
+                return change
+        a, _ = clause_at(text, hub.start - base)
+        lead = text[max(a, hub.start - base - 60) : hub.start - base]
+        for change, prep in _CHANGE_PREP.items():
+            if (
+                prep.search(between)
+                and _CHANGE_VERB[change].search(lead)
+                and not (_OTHER_PREDICATE.search(between))
+            ):
+                return change
+        return None
+    before = text[max(0, om.start - base - 80) : om.start - base]
+    after = text[om.end - base : hub.start - base]
+    if len(after) > 120 or _OTHER_PREDICATE.search(after):
+        return None
+    others = [m for m in info.mentions if om.end <= m.start < hub.start and m.types == hub.types]
+    if others and not _LIST_TAIL.match(text[others[-1].end - base : hub.start - base]):
+        return None  # not one list of countries after the list
+    for change, pat in _CHANGED_LIST.items():
+        if pat.search(before):
+            return change
+    return None
+
+
 _NEGATOR = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|n’t\b", re.I)
 _STATE_RELATIONS = frozenset({"currency", "fatfListed"})  # a state a country is in at a date
 # "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
