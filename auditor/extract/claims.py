@@ -811,6 +811,8 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
     base = info.sentence.start
     relation = cr.rule.applies_to.relation or ""
     for ref in (c for c in info.citations if c.kind == "regulation"):
+        if _ANOTHER_ACT.search(info.text[max(0, ref.start - base - 40) : ref.start - base]):
+            continue  # "... and repealing Directive 95/46/EC": the identifier of another act
         owner = _identifier_owner(kb, relation, ref.section or ref.text)
         named = [s for s in (_before(x, ref.start) for x in subjects)
                  if not (s[0].start < ref.end and ref.start < s[0].end)
@@ -823,6 +825,18 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
         c.citation = ref
         out.append(c)
     return out
+
+
+# an identifier right after a verb of one act acting on another ("and repealing Directive
+# 95/46/EC", "amending Regulation (EU) No 1093/2010", "which replaced Directive 2004/39/EC")
+# names the act acted on, not the one the sentence is about
+_ANOTHER_ACT = re.compile(
+    r"\b(?:repeal\w*|amend\w*|replac\w*|supersed\w*|supplement\w*|implement\w*|"
+    r"transpos\w*|modif\w*|correct\w*|recast\w*|derogat\w*|pursuant\s+to|under|"
+    r"(?:laid\s+down|provided\s+for|referred\s+to)\s+in)\s+(?:by\s+)?(?:the\s+)?(?:Council\s+)?"
+    r"[*_]*$",
+    re.I,
+)
 
 
 def _before(s: tuple[Mention, str], at: int) -> tuple[Mention, str]:
@@ -850,7 +864,17 @@ def _in_apposition(
     s, e = m.start - base, m.end - base
     if re.match(r"\s+(?:I{1,3}|IV|VI{0,3}|\d)\b", info.text[e : e + 5]):
         return False  # "Capital Requirements Regulation III": a longer name than the one linked
+    lay = info.layout
     if tight:
+        if lay.kind == "table_row" and lay.cell_index(m.start) == 0:
+            # "| MiCA | Regulation (EU) 2023/1114 |": a cell that is the identifier alone
+            cell = lay.cell_index(ref_start + base)
+            if cell is not None and cell != 0:
+                a, b = lay.cells[cell]
+                return (
+                    info.text[a - base : b - base].strip(" *_|")
+                    == info.text[ref_start:ref_end].strip()
+                )
         return e <= ref_start and bool(re.fullmatch(r"[\s*_]*[(,][\s*_]*", info.text[e:ref_start]))
     if (
         e <= ref_start
@@ -860,7 +884,6 @@ def _in_apposition(
         return True
     if s >= ref_end and re.fullmatch(r"[\s*_]*\((?:the\s+)?[\s*_]*", info.text[ref_end:s]):
         return True
-    lay = info.layout
     return lay.kind == "table_row" and lay.cell_index(m.start) == 0
 
 

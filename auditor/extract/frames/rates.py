@@ -318,7 +318,7 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         named = _series_prefixed_by(lay.row_label, kb)
         if named is not None and lay.cell_index(q.start) != 0:  # "| Deposit facility | 3.00% |"
             a0, b0 = lay.cells[0]
-            return _Series(Mention(base + a0, base + b0, lay.row_label, (named,), ("PolicyRate",)),
+            return _Series(Mention(a0, b0, lay.row_label, (named,), ("PolicyRate",)),
                            named, (named,), "row")  # fmt: skip
         named = _series_named_in(column, kb)
         if named is not None:  # "| Decision | Effective | Move | New deposit rate |"
