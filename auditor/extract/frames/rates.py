@@ -370,6 +370,10 @@ def _own_name(info: SentenceInfo, q: Quantity, kb: KnowledgeBase) -> _Series | N
     if len(lead) > 40:
         return None
     # the words after the last verb or preposition: "were set at deposit" -> "deposit"
+    # ("the deposit facility at 2.00%": the name before a trailing "at" / "stands at")
+    lead = re.sub(
+        r"\b(?:(?:stands?|stood|was|is|were|are)\s+)?(?:at|of)\s*[*_]*$", "", lead, flags=re.I
+    )
     lead = re.split(r"\b(?:at|were|was|are|is|of|to|from|set|stood|as|by)\s+", lead, flags=re.I)[-1]
     m = _LIST_LEAD.match(lead)
     if m is None:
