@@ -165,8 +165,8 @@ def capital_claims(  # type: ignore[no-untyped-def]
 # a share of a population of banks: "46% of G-SIBs", "a quarter of banks", "the share of
 # institutions"; a percentage of banks is a statistic, not a ratio any bank must hold
 _POPULATION = (
-    r"(?:banks?|lenders?|institutions?|firms?|G-?SIBs?|D-?SIBs?|SIBs?|respondents?|"
-    r"jurisdictions?|countries|members?|groups?|entities|insurers?)\b"
+    r"(?:banks|lenders|institutions|firms|G-?SIBs|D-?SIBs|SIBs|respondents|"
+    r"jurisdictions|countries|members|groups|entities|insurers)\b(?!['’])"
 )
 _SHARE_OF = re.compile(
     r"^[\s*_]*of\s+(?:the\s+|all\s+|those\s+|its\s+)?(?:[\w-]+\s+){0,3}?" + _POPULATION, re.I
@@ -206,6 +206,13 @@ _YEAR_HEADER = re.compile(
 )
 
 
+_AGREED = re.compile(
+    r"\b(?:agreed|announced|published|finali[sz](?:ed|ing)|issued|released|endorsed|unveiled|"
+    r"proposed|set\s+out|introduced|adopted)\b",
+    re.I,
+)
+
+
 def _dated_level(info: SentenceInfo, q: Quantity, fact: object) -> str | None:
     """Why a value cannot be checked against the requirement's minimum when the text dates it:
     a value the text ties to a date ("On 1 January 2013 ... 4.5%") or to a year's cell of a
@@ -237,6 +244,9 @@ def _dated_level(info: SentenceInfo, q: Quantity, fact: object) -> str | None:
     d = claim_date(info, q.start)
     if d is None or d.precision == "now" or d.role in {"current", "after"}:
         return None
+    if _AGREED.search(info.text):
+        return None  # "In December 2017 the Committee agreed an output floor of 72.5%": the
+        # date is the agreement's; the value is the standard agreed, checked as such
     if valid_from is not None and d.first >= valid_from:
         return None
     since = f"from {valid_from}" if valid_from is not None else "without the date it applies from"
