@@ -113,3 +113,15 @@ def test_realphrasing_verdict(
         assert not [c for c in res.citations if c.outcome == "contradicted"]
     else:
         assert any(c.verdict == verdict for c in got), [(c.verdict, c.reason) for c in got]
+
+
+def test_row_label_naming_bank_and_rate_binds_the_rate(auditor_obj) -> None:
+    """ "| ECB (deposit rate) | 6.75% |": the row names the bank and one of its rates; the
+    value is the rate's, and a wrong level is contradicted (the DFR was 3.75% in June 2024)."""
+    text = (
+        "Central bank rates on 1 June 2024\n\n| Bank | Rate | Next decision |\n|---|---|---|\n"
+        "| ECB (deposit rate) | 6.75% | 6 June |"
+    )
+    res = auditor_obj.audit(text, domain="finance", as_of="2024-06-01")
+    got = [c for c in res.claims if c.predicate == "policyRate"]
+    assert got and all(c.subject == "rate:ecb-deposit-facility" for c in got), got

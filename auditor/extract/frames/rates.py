@@ -313,6 +313,9 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         if fw.BLOCKER.search(column) or fw.BLOCKER.search(lay.row_label):
             return None  # "| Interest on reserve balances (IORB) | 4.90% |"
         row = [(m, e) for m, e in issuers if lay.cell_index(m.start) == 0]
+        named_rates = [(m, e) for m, e in row if m.of_type(_SERIES)]
+        if len({e for _, e in named_rates}) == 1:  # "| ECB (deposit rate) | 3.75% |": the rate
+            return series_of(*named_rates[0], kb, "row")
         if row:
             return series_of(*row[0], kb, "row")
         named = _series_prefixed_by(lay.row_label, kb)
