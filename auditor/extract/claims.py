@@ -390,11 +390,10 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         )
     ):
         c.negated = False  # "Myanmar is on the black list, not the grey list": "not" is the other's
-    if cr.rule.applies_to.relation == "fatfListed" and hub[0].end <= om.start:
-        between = info.text[hub[0].end - base : om.start - base]
-        for change, pat in _LIST_CHANGE.items():
-            if pat.search(between):
-                c.qualifiers["list_change"] = change
+    if cr.rule.applies_to.relation == "fatfListed":
+        change = _list_change(info, hub[0], om)
+        if change is not None:
+            c.qualifiers["list_change"] = change
     if cr.rule.applies_to.relation in _STATE_RELATIONS and _PROSPECTIVE.search(
         info.text[hub[0].end - base : om.start - base]
     ):
@@ -416,6 +415,79 @@ _LIST_CHANGE = {
         r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)\b", re.I
     ),
 }
+# the change verb before the countries, its preposition right before the list: "FATF also
+# removed Jamaica and Turkey from the grey list", "the plenary added Kenya and Namibia to it"
+_CHANGE_VERB = {
+    "removed": re.compile(
+        r"\b(?:removed|removes|delisted|de-listed|took|taken|dropped|struck|released)\b", re.I
+    ),
+    "added": re.compile(r"\b(?:added|adds|placed|put|moved|returned|re-?added)\b", re.I),
+}
+_CHANGE_PREP = {
+    "removed": re.compile(
+        r"\b(?:off|from|out\s+of)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I
+    ),
+    "added": re.compile(r"\b(?:on|onto|to)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I),
+}
+# between the list and a country named after it, the countries are the ones changed only when
+# no other predicate intervenes ("..., while Nigeria remains on it")
+_OTHER_PREDICATE = re.compile(
+    r"\b(?:remain\w*|is|are|was|were|stays?|stayed|still|while|but|whereas|although|"
+    r"added|placed|removed|listed|kept|includ\w*|now)\b|[;.]",
+    re.I,
+)
+_LIST_END = r"\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$"
+_CHANGED_LIST = {  # "were removed from the", "was added to the": the change ends at the list
+    "removed": re.compile(
+        r"\b(?:removed|delisted|de-listed|taken|came|come|dropped|struck|exited|graduated|"
+        r"released)\s+(?:off|from|out\s+of)" + _LIST_END,
+        re.I,
+    ),
+    "added": re.compile(
+        r"\b(?:added|placed|put|moved|returned|re-?added)\s+(?:back\s+)?(?:on|onto|to)" + _LIST_END,
+        re.I,
+    ),
+}
+_LIST_TAIL = re.compile(r"^[\s,]*(?:(?:and|&)\s+)?(?:the\s+)?$", re.I)
+
+
+def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
+    """The change of listing a sentence states about a country (``removed`` / ``added``), or
+    None when it states membership. Three shapes: the change between the country and the list
+    ("South Africa was removed from the grey list"); the change verb before the country and its
+    preposition before the list ("FATF removed Jamaica and Turkey from the grey list"); and the
+    change stated of the list before the countries ("Four countries were removed from the grey
+    list ... – Barbados, Gibraltar, Uganda and the UAE")."""
+    base = info.sentence.start
+    text = info.text
+    if hub.end <= om.start:
+        between = text[hub.end - base : om.start - base]
+        for change, pat in _LIST_CHANGE.items():
+            if pat.search(between):
+                return change
+        a, _ = clause_at(text, hub.start - base)
+        lead = text[max(a, hub.start - base - 60) : hub.start - base]
+        for change, prep in _CHANGE_PREP.items():
+            if (
+                prep.search(between)
+                and _CHANGE_VERB[change].search(lead)
+                and not (_OTHER_PREDICATE.search(between))
+            ):
+                return change
+        return None
+    before = text[max(0, om.start - base - 80) : om.start - base]
+    after = text[om.end - base : hub.start - base]
+    if len(after) > 120 or _OTHER_PREDICATE.search(after):
+        return None
+    others = [m for m in info.mentions if om.end <= m.start < hub.start and m.types == hub.types]
+    if others and not _LIST_TAIL.match(text[others[-1].end - base : hub.start - base]):
+        return None  # not one list of countries after the list
+    for change, pat in _CHANGED_LIST.items():
+        if pat.search(before):
+            return change
+    return None
+
+
 _NEGATOR = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|n’t\b", re.I)
 _STATE_RELATIONS = frozenset({"currency", "fatfListed"})  # a state a country is in at a date
 # "Sweden ... are obliged to adopt the euro", "Bulgaria is due to switch to the euro", "X will
@@ -788,6 +860,8 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
     base = info.sentence.start
     relation = cr.rule.applies_to.relation or ""
     for ref in (c for c in info.citations if c.kind == "regulation"):
+        if _ANOTHER_ACT.search(info.text[max(0, ref.start - base - 40) : ref.start - base]):
+            continue  # "... and repealing Directive 95/46/EC": the identifier of another act
         owner = _identifier_owner(kb, relation, ref.section or ref.text)
         named = [s for s in (_before(x, ref.start) for x in subjects)
                  if not (s[0].start < ref.end and ref.start < s[0].end)
@@ -800,6 +874,18 @@ def _literal_claims(info, cr, subjects, kb, domain, from_context):  # type: igno
         c.citation = ref
         out.append(c)
     return out
+
+
+# an identifier right after a verb of one act acting on another ("and repealing Directive
+# 95/46/EC", "amending Regulation (EU) No 1093/2010", "which replaced Directive 2004/39/EC")
+# names the act acted on, not the one the sentence is about
+_ANOTHER_ACT = re.compile(
+    r"\b(?:repeal\w*|amend\w*|replac\w*|supersed\w*|supplement\w*|implement\w*|"
+    r"transpos\w*|modif\w*|correct\w*|recast\w*|derogat\w*|pursuant\s+to|under|"
+    r"(?:laid\s+down|provided\s+for|referred\s+to)\s+in)\s+(?:by\s+)?(?:the\s+)?(?:Council\s+)?"
+    r"[*_]*$",
+    re.I,
+)
 
 
 def _before(s: tuple[Mention, str], at: int) -> tuple[Mention, str]:
@@ -827,7 +913,17 @@ def _in_apposition(
     s, e = m.start - base, m.end - base
     if re.match(r"\s+(?:I{1,3}|IV|VI{0,3}|\d)\b", info.text[e : e + 5]):
         return False  # "Capital Requirements Regulation III": a longer name than the one linked
+    lay = info.layout
     if tight:
+        if lay.kind == "table_row" and lay.cell_index(m.start) == 0:
+            # "| MiCA | Regulation (EU) 2023/1114 |": a cell that is the identifier alone
+            cell = lay.cell_index(ref_start + base)
+            if cell is not None and cell != 0:
+                a, b = lay.cells[cell]
+                return (
+                    info.text[a - base : b - base].strip(" *_|")
+                    == info.text[ref_start:ref_end].strip()
+                )
         return e <= ref_start and bool(re.fullmatch(r"[\s*_]*[(,][\s*_]*", info.text[e:ref_start]))
     if (
         e <= ref_start
@@ -837,7 +933,6 @@ def _in_apposition(
         return True
     if s >= ref_end and re.fullmatch(r"[\s*_]*\((?:the\s+)?[\s*_]*", info.text[ref_end:s]):
         return True
-    lay = info.layout
     return lay.kind == "table_row" and lay.cell_index(m.start) == 0
 
 

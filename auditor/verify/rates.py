@@ -52,7 +52,8 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
     if role == "since" and claim.date is not None:
         first, last = claim.date.first, claim.date.last  # the whole month of "since July 2023"
         if frame.slots.get("tense") == "present":
-            first = last = ctx.as_of
+            # "from 5 February" written on 30 January: the level that applies from that day
+            first = last = max(ctx.as_of, claim.date.first)
     for f in facts:
         through = f.qualifiers.get("verified_through")
         if through and f.valid_to is None and last.isoformat() > through:

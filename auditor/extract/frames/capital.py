@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from auditor.extract.assertion import non_assertion
-from auditor.extract.claim_base import base_claim, format_quantity
+from auditor.extract.claim_base import base_claim, claim_date, format_quantity
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import finance_words as fw
 from auditor.extract.frames.common import value_clause
@@ -101,6 +101,8 @@ def capital_claims(  # type: ignore[no-untyped-def]
                             lay.row_label, *lay.headings[-1:]))  # fmt: skip
         if _NOT_IN_GRAPH.search(context):
             continue
+        if _population_share(info, q):
+            continue  # "46% of G-SIBs", "a quarter of banks ..., up from 6%": a share of banks
         bound = _requirement(info, q, kb)
         if bound is None:
             continue
@@ -152,9 +154,106 @@ def capital_claims(  # type: ignore[no-untyped-def]
             )
             or c.frame.not_asserted  # type: ignore[union-attr]
         )
+        dated = _dated_level(info, q, fact)
+        if dated:
+            frame.missing = (*frame.missing, dated)
         c.frame = frame
         out.append(c)
     return out
+
+
+# a share of a population of banks: "46% of G-SIBs", "a quarter of banks", "the share of
+# institutions"; a percentage of banks is a statistic, not a ratio any bank must hold
+_POPULATION = (
+    r"(?:banks|lenders|institutions|firms|G-?SIBs|D-?SIBs|SIBs|respondents|"
+    r"jurisdictions|countries|members|groups|entities|insurers)\b(?!['’])"
+)
+_SHARE_OF = re.compile(
+    r"^[\s*_]*of\s+(?:the\s+|all\s+|those\s+|its\s+)?(?:[\w-]+\s+){0,3}?" + _POPULATION, re.I
+)
+_POPULATION_SHARE = re.compile(
+    r"(?:\d+(?:\.\d+)?\s*(?:%|per\s*cent|percent)|\b(?:a\s+)?(?:quarter|third|half|fifth|tenth|"
+    r"majority|minority|share|proportion|percentage|number|most|many|few|some)|\bhalf)\s+of\s+"
+    r"(?:the\s+|all\s+)?(?:[\w-]+\s+){0,3}?" + _POPULATION,
+    re.I,
+)
+_COMPARED = re.compile(
+    r"(?:\b(?:up|down|rising|falling|increas\w*|decreas\w*)\s+from|\bfrom|\bcompared\s+(?:with|to)|"
+    r"\bversus|\bvs\.?|\bagainst|\bto)\s+(?:just\s+|only\s+|about\s+|around\s+|nearly\s+|"
+    r"almost\s+|some\s+)?[*_]*$",
+    re.I,
+)
+
+
+def _population_share(info: SentenceInfo, q: Quantity) -> bool:
+    """The value is a share of a population of banks: followed by "of <banks>" ("46% of
+    G-SIBs"), or compared ("up from 6%") with such a share stated in the same sentence ("a
+    quarter of banks are bound by the output floor, up from 6% at end-2021")."""
+    base = info.sentence.start
+    if _SHARE_OF.match(info.text[q.end - base :]):
+        return True
+    lead = info.text[max(0, q.start - base - 30) : q.start - base]
+    return bool(_COMPARED.search(lead) and _POPULATION_SHARE.search(info.text))
+
+
+# a year-by-year phase-in schedule: three or more values in a row with nothing but separators
+# between them ("8.0% 8.625% 9.25% 9.875% 10.5%"), or a column headed by a year or a date
+_SERIES_GAP = re.compile(r"^[\s|,;/*_]*$")
+_YEAR_HEADER = re.compile(
+    r"^\W*(?:(?:as\s+(?:of|at)|from|on|by)\s+)?(?:\d{1,2}\s+\w+\s+|\w+\s+\d{1,2},?\s+)?"
+    r"(?:19|20)\d\d\W*$",
+    re.I,
+)
+
+
+_AGREED = re.compile(
+    r"\b(?:agreed|announced|published|finali[sz](?:ed|ing)|issued|released|endorsed|unveiled|"
+    r"proposed|set\s+out|introduced|adopted)\b",
+    re.I,
+)
+
+
+def _dated_level(info: SentenceInfo, q: Quantity, fact: object) -> str | None:
+    """Why a value cannot be checked against the requirement's minimum when the text dates it:
+    a value the text ties to a date ("On 1 January 2013 ... 4.5%") or to a year's cell of a
+    phase-in schedule is that date's level, a transitional one before the requirement applies
+    in full. The graph's fact is the final minimum; it decides such a value only when it is
+    dated (``valid_from``) no later than the value's date."""
+    valid_from = getattr(fact, "valid_from", None)
+    base = info.sentence.start
+    lay = info.layout
+    if lay.kind == "table_row" and _YEAR_HEADER.match(_column(info, q) or "x"):
+        return (f"the value sits in the {_column(info, q).strip()!r} column of a year-by-year "
+                "schedule; the graph holds the final minimum, not each year's level")  # fmt: skip
+    row = sorted(info.quantities, key=lambda x: x.start)
+    i = next(k for k, x in enumerate(row) if x.start == q.start)
+    run = [q]
+    for step in (-1, 1):
+        k = i + step
+        while 0 <= k < len(row) and row[k].unit == "percent":
+            lo, hi = sorted((row[k], run[-1] if step > 0 else run[0]), key=lambda x: x.start)
+            if not _SERIES_GAP.match(info.text[lo.end - base : hi.start - base]):
+                break
+            run = [*run, row[k]] if step > 0 else [row[k], *run]
+            k += step
+    if len(run) >= 3:
+        return (
+            f"the value is one cell of a row of {len(run)} values, a year-by-year schedule; the "
+            "graph holds the final minimum, not each year's level"
+        )
+    d = claim_date(info, q.start)
+    if d is None or d.precision == "now" or d.role in {"current", "after"}:
+        return None
+    if _AGREED.search(info.text):
+        return None  # "In December 2017 the Committee agreed an output floor of 72.5%": the
+        # date is the agreement's; the value is the standard agreed, checked as such
+    if valid_from is not None and d.first >= valid_from:
+        return None
+    since = f"from {valid_from}" if valid_from is not None else "without the date it applies from"
+    return (
+        f"the text dates the value to {d.text!r}; the graph holds the fully phased-in "
+        f"minimum only ({since}), not the level required at that date"
+    )
 
 
 def _column(info: SentenceInfo, q: Quantity) -> str:

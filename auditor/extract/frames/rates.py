@@ -277,6 +277,9 @@ def _bind(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignor
                    and re.match(r"^[\s*_]*\($", text[q.end - base : m.start - base])]  # fmt: skip
     if named_after and named_after[0][0].of_type(_SERIES):
         return series_of(*named_after[0], kb, "clause")  # "2.15% (MRO)"
+    own = _own_name(info, q, kb)
+    if own is not None:  # "deposit 2.00%, MRO 2.15% and marginal lending 2.40%"
+        return own
     before = [(m, e) for m, e in issuers if a <= m.start - base and m.end <= q.start]
     if before:
         m, e = before[-1]
@@ -310,8 +313,16 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         if fw.BLOCKER.search(column) or fw.BLOCKER.search(lay.row_label):
             return None  # "| Interest on reserve balances (IORB) | 4.90% |"
         row = [(m, e) for m, e in issuers if lay.cell_index(m.start) == 0]
+        named_rates = [(m, e) for m, e in row if m.of_type(_SERIES)]
+        if len({e for _, e in named_rates}) == 1:  # "| ECB (deposit rate) | 3.75% |": the rate
+            return series_of(*named_rates[0], kb, "row")
         if row:
             return series_of(*row[0], kb, "row")
+        named = _series_prefixed_by(lay.row_label, kb)
+        if named is not None and lay.cell_index(q.start) != 0:  # "| Deposit facility | 3.00% |"
+            a0, b0 = lay.cells[0]
+            return _Series(Mention(a0, b0, lay.row_label, (named,), ("PolicyRate",)),
+                           named, (named,), "row")  # fmt: skip
         named = _series_named_in(column, kb)
         if named is not None:  # "| Decision | Effective | Move | New deposit rate |"
             return _Series(Mention(q.start, q.end, column, (named,), ("PolicyRate",)), named,
@@ -338,6 +349,60 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         if topic is not None:  # a list of decisions in a text about one bank's one rate
             return series_of(*topic, kb, "document")
     return None
+
+
+# the words right before a value in a list of values, once connectives are dropped:
+# "..., MRO 2.15% and marginal lending 2.40%" -> "marginal lending"
+_LIST_LEAD = re.compile(
+    r"^[\s,;*_]*(?:(?:and|while|with|plus|the|its|a|for)\s+)*(?P<name>[A-Za-z][\w\s-]{1,40}?)"
+    r"(?:\s+(?:at|of|to|was|is|stood\s+at|rose\s+to|fell\s+to))?[\s:*_]*$",
+    re.I,
+)
+
+
+def _own_name(info: SentenceInfo, q: Quantity, kb: KnowledgeBase) -> _Series | None:
+    """In a list of values each led by its own rate's name ("deposit 2.00%, MRO 2.15% and
+    marginal lending 2.40%"), the words right before a value name that value's rate: a series
+    whose name they begin (or are) binds it, not the series named before an earlier value. A
+    lead that names no series, or more than one, binds nothing here."""
+    base = info.sentence.start
+    a, _ = value_clause(info, q)
+    prev = [p for p in info.quantities if p.unit == "percent" and a + base <= p.start
+            and p.end <= q.start]  # fmt: skip
+    lead = info.text[max(0, (prev[-1].end if prev else q.start - 40) - base) : q.start - base]
+    if len(lead) > 40:
+        return None
+    # the words after the last verb or preposition: "were set at deposit" -> "deposit"
+    # ("the deposit facility at 2.00%": the name before a trailing "at" / "stands at")
+    lead = re.sub(
+        r"\b(?:(?:stands?|stood|was|is|were|are)\s+)?(?:at|of)\s*[*_]*$", "", lead, flags=re.I
+    )
+    lead = re.split(r"\b(?:at|were|was|are|is|of|to|from|set|stood|as|by)\s+", lead, flags=re.I)[-1]
+    m = _LIST_LEAD.match(lead)
+    if m is None:
+        return None
+    named = _series_prefixed_by(m.group("name"), kb)
+    if named is None:
+        return None
+    at = q.start - len(lead) + m.start("name")
+    return _Series(Mention(at, at + len(m.group("name")), m.group("name"), (named,),
+                           ("PolicyRate",)), named, (named,), "clause")  # fmt: skip
+
+
+def _series_prefixed_by(words: str, kb: KnowledgeBase) -> str | None:
+    """The one rate series one of whose names begins with (or is) ``words``, word by word
+    ("marginal lending" -> the marginal lending facility rate; "deposit" -> the deposit
+    facility rate); None when no series or more than one fits."""
+    w = " ".join(words.lower().split()).strip(" -")
+    if len(w) < 3:
+        return None
+    found = {
+        e.id
+        for e in kb.entities_of_type("PolicyRate")
+        for n in e.names()
+        if (low := n.lower()) == w or low.startswith(w + " ")
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _text_issuer(info: SentenceInfo, kb: KnowledgeBase) -> tuple[Mention, str] | None:
