@@ -50,14 +50,16 @@ def _in_process(texts: list[tuple[str, str]], runs: int) -> list[float]:
     return out
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
 @contextmanager
-def _database(kind: str) -> Iterator[str]:
+def bench_database(kind: str) -> Iterator[str]:
+    """``sqlite`` (a temporary file), ``postgres`` (a temporary database) or a given URL."""
     if kind == "sqlite":
         with tempfile.TemporaryDirectory(prefix="kgaudit-bench-") as tmp:
             yield f"sqlite:///{tmp}/trail.db"
@@ -89,7 +91,7 @@ def spawn_server(
     trail.migrate()
     token = KeyStore(trail).create(tenant="bench", role="auditor", name="bench")[1]
     trail.close()
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "KGAUDIT_DATABASE_URL": db_url,
@@ -211,8 +213,7 @@ def _drive(
     }
 
 
-@click.command("api")
-@click.option(
+bench_db_option = click.option(
     "--db",
     "dbs",
     multiple=True,
@@ -221,6 +222,10 @@ def _drive(
     help="sqlite, postgres (a temporary database on KGAUDIT_TEST_PG_URL's server) "
     "or a SQLAlchemy URL; repeatable.",
 )
+
+
+@click.command("api")
+@bench_db_option
 @click.option(
     "--concurrency",
     default="1,8,32",
@@ -279,7 +284,7 @@ def bench_api_command(
     rows = []
     for kind in dbs:
         with ExitStack() as stack:
-            db_url = stack.enter_context(_database(kind))
+            db_url = stack.enter_context(bench_database(kind))
             url, token = stack.enter_context(_server(db_url, workers, durable))
             for c in levels:
                 row = {
@@ -329,4 +334,4 @@ def bench_api_command(
     )
 
 
-__all__ = ["bench_api_command", "spawn_server"]
+__all__ = ["bench_api_command", "bench_database", "bench_db_option", "free_port", "spawn_server"]

@@ -27,7 +27,7 @@ from typing import Any
 import click
 import httpx
 
-from auditor.api.bench_api import _database, spawn_server
+from auditor.api.bench_api import bench_database, bench_db_option, spawn_server
 
 _TEXTS = (
     ("medical", "The maximum daily dose of ibuprofen for adults is 3,200 mg. Round {i}."),
@@ -136,15 +136,7 @@ def crash_drill(
 
 
 @click.command("crash")
-@click.option(
-    "--db",
-    "dbs",
-    multiple=True,
-    default=("sqlite", "postgres"),
-    show_default=True,
-    help="sqlite, postgres (a temporary database on KGAUDIT_TEST_PG_URL's server) "
-    "or a SQLAlchemy URL; repeatable.",
-)
+@bench_db_option
 @click.option("--clients", default=8, show_default=True, type=click.IntRange(1, 256))
 @click.option(
     "--per-client",
@@ -175,7 +167,7 @@ def bench_crash_command(
     rows = []
     for kind in dbs:
         with ExitStack() as stack:
-            db_url = stack.enter_context(_database(kind))
+            db_url = stack.enter_context(bench_database(kind))
             for row in crash_drill(
                 db_url,
                 clients=clients,

@@ -222,11 +222,11 @@ def bench_review_command(
     audits: int, claims: int, repeat: int, backends: tuple[str, ...], fmt: str
 ) -> None:
     """p50/p95 of the reviewer workbench's queue and audit pages over a large trail."""
-    from auditor.api.bench_api import _database
+    from auditor.api.bench_api import bench_database
 
     out: dict[str, Any] = {"target_p95_ms": TARGET_MS, "backends": {}}
     for kind in backends:
-        with _database(kind) as url:
+        with bench_database(kind) as url:
             out["backends"][kind] = bench_one(url, audits, claims, repeat)
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))

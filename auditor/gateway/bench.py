@@ -63,12 +63,6 @@ def bench_app() -> Any:
     return create_app(get_settings(), audit_fn=null_audit)
 
 
-def _free_port() -> int:
-    from auditor.api.bench_api import _free_port as free
-
-    return free()
-
-
 def _wait(url: str, proc: subprocess.Popen[str], path: str) -> None:
     deadline = time.monotonic() + 120
     while True:
@@ -103,10 +97,11 @@ def _process(args: list[str], env: dict[str, str], url: str, path: str) -> Itera
 @contextmanager
 def _servers(durable: bool) -> Iterator[tuple[str, str, str]]:
     """(upstream base URL, gateway base URL, gateway API key)."""
+    from auditor.api.bench_api import free_port
     from auditor.api.keys import KeyStore
     from auditor.trail import Trail
 
-    up_port, gw_port = _free_port(), _free_port()
+    up_port, gw_port = free_port(), free_port()
     upstream = f"http://127.0.0.1:{up_port}/v1"
     with tempfile.TemporaryDirectory(prefix="kgaudit-bench-gw-") as tmp:
         db = f"sqlite:///{tmp}/trail.db"
