@@ -174,6 +174,13 @@ def generation_command(args: tuple[str, ...]) -> None:
 
 _REALISTIC_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "realistic"
 _TRUTH_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "truth"
+_truth_option = click.option(
+    "--truth",
+    "truth_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Truth-corpus JSONL file(s) (default: tests/truth/*.jsonl of the source tree).",
+)
 
 
 @eval_group.command("realistic")
@@ -191,13 +198,7 @@ _TRUTH_DEFAULT = Path(__file__).resolve().parents[2] / "tests" / "truth"
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Extra JSONL file(s) of cases in the same shape (repeatable).",
 )
-@click.option(
-    "--truth",
-    "truth_files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Truth-corpus JSONL file(s) (default: tests/truth/*.jsonl of the source tree).",
-)
+@_truth_option
 @click.option(
     "--domain",
     "domains",
@@ -387,13 +388,7 @@ _DEV_DEFAULT = Path(__file__).resolve().parents[3] / "shared" / "data" / "realis
 
 
 @eval_group.command("metamorphic")
-@click.option(
-    "--truth",
-    "truth_files",
-    multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Truth-corpus JSONL file(s) (default: tests/truth/*.jsonl of the source tree).",
-)
+@_truth_option
 @click.option(
     "--cases",
     "cases_dir",
