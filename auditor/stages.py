@@ -165,11 +165,49 @@ def verify(auditor: Auditor, ex: Extracted) -> Verified:
         claims += more_claims
         checks += more_checks
     auditor.sync_regulation_checks(claims, checks)
+    claims = _fold_overruled_citations(claims, checks)
     _demote_garbled(claims, ex)
     annotate_claims(claims, ex.fuzzy_mentions(), auditor.kb)
     claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
     checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
     return Verified(claims, checks)
+
+
+def _fold_overruled_citations(claims: list[Claim], checks: list[CitationCheck]) -> list[Claim]:
+    """A case relied on as governing law after it was overruled: its citation there is not
+    good authority. Where the reliance claim is contradicted, a citation of the same case
+    inside that claim's span is checked ``contradicted`` / ``overruled`` (a citator's red flag:
+    the citation is accurate, the authority is not), and the citation's own claim folds into
+    the reliance claim (one error, one verdict; the match is kept as its evidence) instead of
+    standing beside it as "supported"."""
+    relied = [
+        c for c in claims
+        if c.verdict == "contradicted" and c.predicate == "overruledBy"
+        and (c.subject or "").startswith("case:")
+    ]  # fmt: skip
+    if not relied:
+        return claims
+
+    def reliance(cite: str | None, start: int, end: int) -> Claim | None:
+        return next(
+            (r for r in relied if r.subject == f"case:{cite}" and r.start <= start and end <= r.end),
+            None,
+        )
+
+    for chk in checks:
+        r = reliance((chk.case or {}).get("citation"), chk.start, chk.end)
+        if r is not None and chk.outcome == "verified":
+            chk.outcome, chk.reason, chk.score = "contradicted", "overruled", 0.0
+            chk.detail = f"{chk.detail}; but relied on as governing law: {r.reason}"
+    kept: list[Claim] = []
+    for c in claims:
+        cite = (c.subject or "").removeprefix("case:")
+        r = reliance(cite, c.start, c.end) if c.predicate == "citation" else None
+        if r is None or c.verdict != "supported":
+            kept.append(c)
+            continue
+        r.evidence.append({"role": "citation_match", "statement": f"{c.text}: {c.reason}"})
+    return kept
 
 
 _READS_AS_ONE = frozenset({"legal"})  # domains whose supports need a readable sentence

@@ -67,6 +67,7 @@ REASONS = {
             "impossible_date",
             "court_reporter_mismatch",
             "invalid_checksum",
+            "overruled",
             "resolved",
         }
     ),
