@@ -166,6 +166,7 @@ def verify(auditor: Auditor, ex: Extracted) -> Verified:
         checks += more_checks
     auditor.sync_regulation_checks(claims, checks)
     claims = _fold_overruled_citations(claims, checks)
+    claims = _fold_glosses(claims)
     _demote_garbled(claims, ex)
     annotate_claims(claims, ex.fuzzy_mentions(), auditor.kb)
     claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
@@ -207,6 +208,35 @@ def _fold_overruled_citations(claims: list[Claim], checks: list[CitationCheck]) 
             kept.append(c)
             continue
         r.evidence.append({"role": "citation_match", "statement": f"{c.text}: {c.reason}"})
+    return kept
+
+
+_GLOSSES = frozenset({"brandName"})  # naming appositions: how a subject is identified
+
+
+def _fold_glosses(claims: list[Claim]) -> list[Claim]:
+    """A naming apposition ("lorcaserin (Belviq)") inside a sentence whose claim about the same
+    drug is contradicted identifies the subject of that error; it is not a second, supported
+    statement beside it. It folds into the contradicted claim (kept as ``identified_by``
+    evidence), so a wrong sentence is never also reported as partly supported by its own
+    naming. Elsewhere the apposition stays a claim of its own (a wrong pairing is
+    contradicted)."""
+    wrong = [c for c in claims if c.verdict == "contradicted" and c.predicate not in _GLOSSES]
+    if not wrong:
+        return claims
+    kept: list[Claim] = []
+    for c in claims:
+        host = None
+        if c.verdict == "supported" and c.predicate in _GLOSSES and c.subject:
+            host = next(
+                (w for w in wrong
+                 if w.subject == c.subject and w.start <= c.start and c.end <= w.end),
+                None,
+            )  # fmt: skip
+        if host is None:
+            kept.append(c)
+            continue
+        host.evidence.append({"role": "identified_by", "statement": c.reason})
     return kept
 
 
