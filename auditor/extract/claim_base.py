@@ -21,6 +21,20 @@ _PRESENT = re.compile(
 )
 
 
+def _claim_extent(info: SentenceInfo, anchor: int) -> tuple[int, int]:
+    """The span a claim reports: its sentence, or in a table row the cell its anchor (the
+    value) is in. A row holds one claim per cell ("| Maximum dose | 60 mg | 20 mg |" compares
+    two drugs); the row label and column header still qualify the claim, and ``text`` stays
+    the whole row (what the frame was read from), but the span a reviewer sees is the cell
+    that states it. An anchor in the row-label cell keeps the row."""
+    s = info.sentence
+    cells = info.layout.cells
+    i = info.layout.cell_index(anchor) if cells else None
+    if i is None or i == 0:
+        return s.start, s.end
+    return cells[i]
+
+
 def base_claim(
     info: SentenceInfo,
     cr: CompiledRule,
@@ -38,10 +52,11 @@ def base_claim(
     a, b = clause_at(info.text, max(0, anchor - base))
     clause = info.text[a:b]
     quals = cr.qualifiers_in(f"{info.header} {clause}" if info.header else clause)
+    start, end = _claim_extent(info, anchor)
     claim = Claim(
         text=info.text,
-        start=info.sentence.start,
-        end=info.sentence.end,
+        start=start,
+        end=end,
         domain=domain,
         rule_id=cr.rule.id,
         subject=eid,

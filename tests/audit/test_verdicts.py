@@ -1635,7 +1635,9 @@ def test_markdown_table_rows_are_read_under_their_column_headers(auditor_obj):
     assert ("drug:ibuprofen", "MED-INTERACT", "supported") in got
     assert ("drug:naproxen", "MED-DOSE-MAX", "contradicted") in got  # OTC limit is 660 mg
     row = next(c for c in res.claims if c.subject == "drug:naproxen")
-    assert text[row.start : row.end].startswith("| Naproxen")
+    # the span is the cell that states the value; the claim's text is the row it was read from
+    assert text[row.start : row.end].strip(" |") == "1,000 mg"
+    assert row.text.startswith("| Naproxen")
 
 
 def test_class_membership_makes_no_interaction_claim(auditor_obj):
