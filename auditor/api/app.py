@@ -30,6 +30,7 @@ from auditor.api.routes import trail as trail_routes
 from auditor.settings import Settings, get_settings
 from auditor.trail import Trail
 from auditor.trail.checkpoints import CheckpointPolicy
+from auditor.trail.metadata import MetadataLimits
 
 log = logging.getLogger("kgaudit.api")
 
@@ -105,6 +106,7 @@ def create_app(
     trail = trail or Trail.from_settings(settings)  # group commit, tree key, checkpoints
     if trail.checkpoint_policy is None:  # refuses a weak checkpoint key before serving
         trail.use_checkpoints(CheckpointPolicy.from_settings(settings))
+    trail.metadata_limits = MetadataLimits.from_settings(settings)  # the route's limits
     services = AppServices(
         settings=settings,
         trail=trail,

@@ -123,16 +123,10 @@ def metadata_problem(meta: Mapping[str, Any]) -> str | None:
     """Why the trail would refuse ``meta`` (too deep, too large, ...), as one sentence."""
     from auditor.errors import UsageError
     from auditor.settings import get_settings
-    from auditor.trail.records import check_metadata
+    from auditor.trail.metadata import MetadataLimits
 
-    s = get_settings()
     try:
-        check_metadata(
-            meta,
-            max_bytes=s.max_metadata_bytes,
-            max_depth=s.max_metadata_depth,
-            max_keys=s.max_metadata_keys,
-        )
+        MetadataLimits.from_settings(get_settings()).check(meta)
     except UsageError as exc:
         return f"'metadata' cannot be stored: {exc}"
     return None

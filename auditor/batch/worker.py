@@ -107,12 +107,14 @@ class Worker:
         self.config = config
         self.audit_fn = audit_fn or load_callable(config.audit_factory)()
         self.flag = operating_point(config.flag_at_fpr)
-        if config.audit_timeout_s is None:
-            from auditor.settings import get_settings
+        from auditor.settings import get_settings
+        from auditor.trail.metadata import MetadataLimits
 
-            self.timeout_s = get_settings().audit_timeout_s
-        else:
-            self.timeout_s = config.audit_timeout_s
+        settings = get_settings()
+        self.timeout_s = (
+            settings.audit_timeout_s if config.audit_timeout_s is None else config.audit_timeout_s
+        )
+        self.metadata_limits = MetadataLimits.from_settings(settings)  # as the reader checked
         self.audited = 0
         Worker.built += 1
 
@@ -156,6 +158,7 @@ class Worker:
                     metadata=t.metadata,
                     source=c.source,
                     request=t.request(),
+                    metadata_limits=self.metadata_limits,
                 )
             except KgauditError as exc:
                 error = f"cannot be recorded in the audit trail: {exc}"

@@ -29,12 +29,12 @@ from auditor.trail.canonical import (
     record_hash,
     to_json_value,
 )
+from auditor.trail.metadata import MetadataLimits
 from auditor.trail.models import HEAD_ROW_ID, Audit, AuditClaim, ReviewItem, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
     audit_row,
     canonical_result,
-    check_metadata,
     check_strings,
     check_tenant,
     check_text,
@@ -95,7 +95,11 @@ def prepare(
     metadata: Mapping[str, Any] | None = None,
     source: str = "api",
     request: Mapping[str, Any] | None = None,
+    metadata_limits: MetadataLimits | None = None,
 ) -> Pending:
+    """Check and serialise one audit for :func:`append`. ``metadata_limits`` are the
+    limits the caller's settings set (``MetadataLimits.from_settings``); without them, the
+    settings' defaults."""
     check_tenant(tenant)
     check_text(text)
     check_strings(external_id=external_id, requester=requester, source=source)
@@ -107,7 +111,7 @@ def prepare(
         if request is not None
         else {"domain": res["domain"], "as_of": None, "citations": None}
     )
-    meta = to_json_value(check_metadata(metadata))
+    meta = to_json_value((metadata_limits or MetadataLimits()).check(metadata))
     digests = field_digests(
         {"text": text, "request": req, "meta": meta, "result": res}, version=HASH_VERSION
     )

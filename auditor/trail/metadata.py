@@ -10,6 +10,7 @@ All walks are iterative: a deeply nested value cannot exhaust the stack.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from typing import Any
 
@@ -33,6 +34,31 @@ def json_depth(value: Any, limit: int) -> int:
                 return deepest
             stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
     return deepest
+
+
+@dataclass(frozen=True, slots=True)
+class MetadataLimits:
+    """How large the metadata stored with one audit may be. The defaults are the settings'
+    defaults; :meth:`from_settings` reads ``max_metadata_bytes``, ``max_metadata_depth`` and
+    ``max_metadata_keys``, so every writer (route, batch, trail) applies the same limits."""
+
+    max_bytes: int = 65_536
+    max_depth: int = 16
+    max_keys: int = 1_000
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> MetadataLimits:
+        return cls(
+            max_bytes=settings.max_metadata_bytes,
+            max_depth=settings.max_metadata_depth,
+            max_keys=settings.max_metadata_keys,
+        )
+
+    def check(self, value: Any) -> dict[str, Any]:
+        """:func:`check_metadata` under these limits."""
+        return check_metadata(
+            value, max_bytes=self.max_bytes, max_depth=self.max_depth, max_keys=self.max_keys
+        )
 
 
 def check_metadata(
@@ -126,6 +152,7 @@ __all__ = [
     "ANSWERED_AT",
     "MAX_SAFE_INT",
     "READ_DEPTH",
+    "MetadataLimits",
     "answered_at",
     "check_metadata",
     "json_depth",

@@ -21,6 +21,7 @@ from auditor.trail.append import EVENT_KIND, append, prepare
 from auditor.trail.auto_checkpoint import AutoCheckpointer
 from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
 from auditor.trail.group_commit import GroupCommitter
+from auditor.trail.metadata import MetadataLimits
 from auditor.trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
 from auditor.trail.records import (
     RecordedAudit,
@@ -79,6 +80,8 @@ class Trail:
         self.tree_signer: TreeSigner | None = None
         self.tree_head_log: CheckpointLog | None = None
         self.witness_url: str | None = None
+        # what record() accepts as metadata; from_settings (and the API) set the settings'
+        self.metadata_limits = MetadataLimits()
 
     @classmethod
     def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
@@ -92,6 +95,7 @@ class Trail:
             group_max_batch=settings.trail_group_commit_max_batch,
         )
         trail.use_tree_signer(TreeSigner.from_settings(settings), settings)
+        trail.metadata_limits = MetadataLimits.from_settings(settings)
         return trail
 
     def use_tree_signer(self, signer: TreeSigner | None, settings: Any = None) -> None:
@@ -172,6 +176,7 @@ class Trail:
             metadata=metadata,
             source=source,
             request=request,
+            metadata_limits=self.metadata_limits,
         )
         return self._append(pending)[0]
 
@@ -180,6 +185,7 @@ class Trail:
     ) -> tuple[RecordedAudit, dict[str, Any]]:
         """:meth:`record`, plus the stored audit as :meth:`get` returns it (built from what
         was just written instead of read back; read back for an idempotent replay)."""
+        kwargs.setdefault("metadata_limits", self.metadata_limits)
         rec, full = self._append(prepare(result, text=text, tenant=tenant, **kwargs))
         if full is None:
             full = self.get(rec.id, tenant=tenant)

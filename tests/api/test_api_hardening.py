@@ -163,3 +163,36 @@ def test_report_integrity_names_no_other_tenants_audit(make_api: Callable[..., A
     r = api.client.get(f"/v1/reports?from={day}&to={day}", headers=api.auth("acme-viewer"))
     assert r.status_code == 200 and r.json()["integrity"]["chain_verified"] is False
     assert theirs.json()["id"] not in r.text and "seq 2" in r.json()["integrity"]["statement"]
+
+
+def test_a_raised_metadata_limit_holds_end_to_end(make_api: Callable[..., Any]) -> None:
+    """100 KB of metadata under ``max_metadata_bytes=200_000``: the route and the trail read
+    the same limit from the settings, so the audit is stored (issue 29: the trail refused it
+    with a hard-coded 65,536 after the audit had run)."""
+    api = make_api(max_metadata_bytes=200_000)
+    meta = {"blob": "x" * 100_000}
+    r = api.client.post(
+        "/v1/audits", json={**BODY, "metadata": meta}, headers=api.auth("acme-auditor")
+    )
+    assert r.status_code == 201, r.text
+    stored = api.client.get(f"/v1/audits/{r.json()['id']}", headers=api.auth("acme-auditor"))
+    assert stored.json()["metadata"] == meta and api.trail.verify().ok
+
+
+def test_metadata_over_the_default_limit_is_refused_before_the_audit(
+    make_api: Callable[..., Any],
+) -> None:
+    calls: list[str] = []
+
+    def counting(text: str, **kw: Any) -> Any:
+        calls.append(text)
+        return fake_audit(text, **kw)
+
+    api = make_api(audit_fn=counting)
+    r = api.client.post(
+        "/v1/audits",
+        json={**BODY, "metadata": {"blob": "x" * 100_000}},
+        headers=api.auth("acme-auditor"),
+    )
+    assert r.status_code == 422 and "limit is 65,536" in r.json()["error"]["message"]
+    assert calls == [] and api.trail.count() == 0

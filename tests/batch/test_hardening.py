@@ -3,6 +3,7 @@ on (issue 14, finding 3 and the audit deadline)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -69,3 +70,24 @@ def test_a_record_over_the_audit_time_limit_fails_alone(tmp_path: Path, trail: T
     lines = {r["id"]: r for r in read_results(out)}
     assert [lines[i]["status"] for i in "123"] == ["ok", "error", "ok"]
     assert "longer than 0.05 s" in lines["2"]["error"] and summary.audited == 2
+
+
+def test_a_raised_metadata_limit_reaches_the_workers(
+    tmp_path: Path, trail: Trail, monkeypatch: Any
+) -> None:
+    """The batch reader and the workers' ``prepare`` read one limit from the settings."""
+    from auditor.settings import get_settings
+
+    monkeypatch.setenv("KGAUDIT_MAX_METADATA_BYTES", "200000")
+    get_settings.cache_clear()
+    try:
+        path = tmp_path / "in.jsonl"
+        row = {"id": "big", "text": "Aspirin.", "domain": "medical", "metadata": {"b": "x" * 100_000}}
+        path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+        out = tmp_path / "out.jsonl"
+        summary = _run(path, out, trail, fake_audit)
+        assert [r["status"] for r in read_results(out)] == ["ok"] and summary.audited == 1
+        assert trail.count() == 1
+    finally:
+        monkeypatch.delenv("KGAUDIT_MAX_METADATA_BYTES")
+        get_settings.cache_clear()

@@ -16,7 +16,7 @@ from auditor.deadline import DeadlineExceeded
 from auditor.deadline import deadline as audit_deadline
 from auditor.errors import UsageError
 from auditor.trail.db import json_dumps
-from auditor.trail.records import check_metadata, check_text, parse_audit_id, request_digest
+from auditor.trail.records import check_text, parse_audit_id, request_digest
 from auditor.trail.reviews import review_summary, reviews_of
 
 router = APIRouter(prefix="/v1", tags=["audits"])
@@ -79,12 +79,7 @@ async def create_audit(
         "citations": body.citations,
     }
     try:
-        metadata = check_metadata(
-            body.metadata,
-            max_bytes=settings.max_metadata_bytes,
-            max_depth=settings.max_metadata_depth,
-            max_keys=settings.max_metadata_keys,
-        )
+        metadata = trail.metadata_limits.check(body.metadata)  # the settings' limits
     except UsageError as exc:
         raise ApiError(422, "invalid_metadata", str(exc)) from None
     digest = request_digest(body.text, request, metadata)
