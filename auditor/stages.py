@@ -191,7 +191,11 @@ def _fold_overruled_citations(claims: list[Claim], checks: list[CitationCheck]) 
 
     def reliance(cite: str | None, start: int, end: int) -> Claim | None:
         return next(
-            (r for r in relied if r.subject == f"case:{cite}" and r.start <= start and end <= r.end),
+            (
+                r
+                for r in relied
+                if r.subject == f"case:{cite}" and r.start <= start and end <= r.end
+            ),
             None,
         )
 

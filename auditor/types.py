@@ -81,7 +81,9 @@ class CitationRef:
     scheme: str | None = None  # identifier scheme: isin, lei, iban, bic, cusip
     caller_supplied: bool = False
     short_form: bool = False  # "Roe, 410 U.S. at 153": ``page`` is a pinpoint, not the first page
-    form: str = "full"  # full | short | parallel (of the citation before it) | id | supra | slip | garbled
+    form: str = (
+        "full"  # full | short | parallel (of the citation before it) | id | supra | slip | garbled
+    )
     # a bare name written right before a full citation that has no "A v. B" name ("in Roe,
     # 505 U.S. 833", "Roe (505 U.S. 833)"): compared with the case, but a mismatch alone
     # leaves the citation unverified (it may not be a case name at all)

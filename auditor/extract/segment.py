@@ -203,7 +203,11 @@ def _is_abbreviation(piece: str, following: str = "") -> bool:
         return True
     if word == "u" and following.startswith("S."):  # "401 U. S. 37": the Court's own spelling
         return True
-    if word in {"n", "nn"} and following[:1].isdigit() and re.search(r"\d[\s,&]+(?:and\s+)?nn?\.$", piece):
+    if (
+        word in {"n", "nn"}
+        and following[:1].isdigit()
+        and re.search(r"\d[\s,&]+(?:and\s+)?nn?\.$", piece)
+    ):
         return True  # a footnote pinpoint: "410 U.S. 113, 158 n. 54", "24, nn. 20-21"
     # single initials ("J. Smith") and dotted acronyms ("U.S.", "F.D.A."), but not a unit
     # after a number ("take 240 g.")

@@ -137,6 +137,8 @@ def test_key_commands_leave_the_environment_alone(db_url: str, monkeypatch) -> N
     import os
 
     monkeypatch.delenv("KGAUDIT_DATABASE_URL", raising=False)
-    res = CliRunner().invoke(cli, ["keys", "create", "--tenant", "acme", "--role", "viewer", "--db", db_url])
+    res = CliRunner().invoke(
+        cli, ["keys", "create", "--tenant", "acme", "--role", "viewer", "--db", db_url]
+    )
     assert res.exit_code == 0, res.output
     assert "KGAUDIT_DATABASE_URL" not in os.environ

@@ -82,7 +82,12 @@ def test_a_raised_metadata_limit_reaches_the_workers(
     get_settings.cache_clear()
     try:
         path = tmp_path / "in.jsonl"
-        row = {"id": "big", "text": "Aspirin.", "domain": "medical", "metadata": {"b": "x" * 100_000}}
+        row = {
+            "id": "big",
+            "text": "Aspirin.",
+            "domain": "medical",
+            "metadata": {"b": "x" * 100_000},
+        }
         path.write_text(json.dumps(row) + "\n", encoding="utf-8")
         out = tmp_path / "out.jsonl"
         summary = _run(path, out, trail, fake_audit)
