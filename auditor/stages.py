@@ -1,11 +1,11 @@
 """The audit core as three public stage verbs over one extraction.
 
->>> from auditor import get_auditor                                   # doctest: +SKIP
->>> a = get_auditor()                                                 # doctest: +SKIP
->>> ex = extract(a, "Do not exceed 4,000 mg of acetaminophen a day.", domain="medical")
->>> checked = verify(a, ex)                                           # doctest: +SKIP
->>> score(a, ex, checked).counts                                      # doctest: +SKIP
-{'supported': 1, 'contradicted': 0, 'unverifiable': 0}
+>>> from auditor import get_auditor
+>>> a = get_auditor()
+>>> ex = extract(a, "Adults can take up to 8,000 mg of acetaminophen a day.", domain="medical")
+>>> checked = verify(a, ex)
+>>> score(a, ex, checked).counts
+{'supported': 0, 'contradicted': 1, 'unverifiable': 0}
 
 * :func:`extract` — the text, once per domain, into sentences with their layout, mentions,
   quantities, dates, citations and the claim frames the rule packs assemble;

@@ -1,9 +1,9 @@
 """The REST API of kgaudit (FastAPI): audits, the audit trail, graph queries, operations.
 
 >>> from auditor.api import create_app
->>> app = create_app()            # doctest: +SKIP   (settings decide the database)
+>>> app = create_app()  # doctest: +SKIP
 
-Run it with ``kgaudit serve``; the routes are documented at ``/docs`` and in docs/api.md.
+The settings decide the database. Run it with ``kgaudit serve``; the routes are documented at ``/docs`` and in docs/api.md.
 """
 
 from auditor.api.app import create_app
