@@ -14,6 +14,7 @@ import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from datetime import date
 
 from auditor.extract.case_names import names_unlinked_case
 from auditor.extract.claim_base import (
@@ -27,7 +28,7 @@ from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import rate_direction
 from auditor.extract.frames import frame_builder
-from auditor.types import Claim, Mention
+from auditor.types import Claim, DateRef, Mention
 from knowledge_graphs.store import KnowledgeBase
 
 CONTEXT_WINDOW = 3  # sentences a subject stays "current" for back-references
@@ -673,9 +674,19 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
     base = info.sentence.start
     cues = [base + m.start() for m in cr.any_cue.finditer(info.text)] if cr.any_cue else []
     out = []
-    for d in info.dates:
+    dates = info.dates
+    if cr.rule.applies_to.relation == "decided":
+        dates = sorted([*dates, *_bare_years(info)], key=lambda d: d.start)
+    for d in dates:
         if d.role == "current" or any(s <= d.start and d.end <= e for s, e in cited):
             continue
+        if cr.rule.applies_to.relation == "decided":
+            linked = _case_linked(info, d, subjects)
+            if linked is not None:  # "the 1977 case, Abood", "since Abood in 1977", ...
+                c = base_claim(info, cr, linked, kb, domain, d.text, None, d.start)
+                c.date = d
+                out.append(c)
+                continue
         if cues and not _same_clause(info, d.start, cues):
             continue  # "adopted in June 2019 and compliance was required by June 2020"
         family = _date_family(info.text[max(0, d.start - base - 80) : d.start - base])
@@ -756,6 +767,115 @@ def _case_before_parenthesis(info: SentenceInfo, d, subjects):  # type: ignore[n
             continue  # a case recalled from an earlier sentence is not "right before" the year
         if re.fullmatch(r"[\s*_,]*\(?", info.text[m.end - base : d.start - base]):
             return m, eid
+    return None
+
+
+# how a date names a case's decision without a verb before it (the verb-led and "(1973)"
+# forms are read above). Each link is syntactic: the year modifies the decision noun next to
+# the case's name, or is the sentence's leading date of a clause whose verb is a decision's.
+_DECISION_NOUN = r"(?:case|decision|ruling|opinion|judgment)"
+# "the 1977 case, Abood", "In the 2018 case of Janus", "The famous 1966 Supreme Court case
+# of Miranda": <determiner> <year> [up to three modifiers] <noun> [of|in|,] <case>
+_YEAR_BEFORE_NOUN = re.compile(
+    r"(?:\b(?:the|a|an|its|their|this|that)|[Cc]ourt(?:'s|’s))\s+(?:[a-z]+\s+)?$", re.I
+)
+_NOUN_THEN_CASE = re.compile(
+    rf"\s+(?:(?!{_DECISION_NOUN}\b)[\w.-]+\s+){{0,3}}?{_DECISION_NOUN}(?:\s+of|\s+in|\s*,)?\s*[*_]*$",
+    re.I,
+)
+# "Bowers v. Hardwick, a 1986 case": <case>, <determiner> <year> [modifiers] <noun>
+_CASE_COMMA_DET = re.compile(r"[*_]*\s*,\s+(?:a|an|the|its)\s+$", re.I)
+_NOUN_AFTER_YEAR = re.compile(
+    rf"\s+(?:(?!{_DECISION_NOUN}\b)[\w.-]+\s+){{0,3}}?{_DECISION_NOUN}\b", re.I
+)
+# "since Abood v. Detroit Board of Education in 1977", "in Twombly in 2007": the case is the
+# object of a preposition of time or authority ("reaffirmed Roe in 1992", "relied on Roe in
+# 1992" are other events and stay unread)
+_PREP_BEFORE_CASE = re.compile(
+    r"\b(?:since|in|after|before|until|following)\s+(?:the\s+)?[*_]*$", re.I
+)
+# "On June 13, 1966, the Supreme Court decided ... Miranda", "In 1842, the Supreme Court held
+# in Swift v. Tyson": the sentence opens with the date; the first case of its clause is the
+# decision when the words up to just after that case hold a decision verb and no overruling
+_LEADING_DATE = re.compile(r"^\W*(?:(?:On|In|By)\s+)?$", re.I)
+_DECISION_VERB = re.compile(
+    r"\b(?:decided|held|ruled|handed\s+down|issued|announced|found|upheld|struck\s+down|"
+    r"established|recognized|decision|ruling|opinion)\b",
+    re.I,
+)
+_OVERRULING = re.compile(_DATE_FAMILIES["overruled"], re.I)
+# another court decided it: "In 2019, the Ninth Circuit held in ...", "the Minnesota Supreme
+# Court ruled in ..."
+_LOWER_COURT = re.compile(
+    r"\b(?:Circuit|Court\s+of\s+(?:Criminal\s+)?Appeals|[Dd]istrict\s+[Cc]ourt|[Aa]ppellate|"
+    r"[Tt]rial\s+court|[Ss]tate\s+(?:[Ss]upreme\s+|high\s+)?[Cc]ourt|"
+    r"(?!(?:The|the|United|States|U|US|Federal|High|Our|This|That)\b)[A-Z][a-z]+\s+Supreme\s+Court)"
+)
+
+
+_BARE_YEAR = re.compile(r"(?<![\w$€£.,/-])(?:1[6-9]\d\d|20\d\d)(?![\w%/-]|[.,]\d)")
+
+
+def _bare_years(info: SentenceInfo) -> list[DateRef]:
+    """Years that :func:`find_dates` leaves alone (no preposition or parentheses) where they
+    modify a decision noun: "the 1977 case", "a 1986 decision" — decision years only."""
+    base = info.sentence.start
+    out = []
+    for m in _BARE_YEAR.finditer(info.text):
+        if not _YEAR_BEFORE_NOUN.search(info.text[max(0, m.start() - 30) : m.start()]):
+            continue
+        if not _NOUN_AFTER_YEAR.match(info.text, m.end()):
+            continue
+        if any(d.start <= base + m.start() < d.end for d in info.dates):
+            continue
+        y = int(m.group(0))
+        out.append(
+            DateRef(
+                base + m.start(), base + m.end(), m.group(0), date(y, 1, 1), date(y, 12, 31), "year"
+            )
+        )
+    return out
+
+
+def _case_linked(info: SentenceInfo, d, subjects):  # type: ignore[no-untyped-def]
+    """The case whose decision ``d`` dates by the syntax around it (see the patterns above),
+    or None. Each form needs the case's name right at the link: a year near a case is not
+    its decision year otherwise ("Casey reaffirmed Roe in 1992")."""
+    base = info.sentence.start
+    text = info.text
+    ds, de = d.start - base, d.end - base
+    own = [(m, eid) for m, eid in subjects if m.start >= base and m.end <= base + len(text)]
+    if d.precision == "year" and _YEAR_BEFORE_NOUN.search(text[max(0, ds - 30) : ds]):
+        for m, eid in own:
+            if m.start - base > de and _NOUN_THEN_CASE.fullmatch(text[de : m.start - base]):
+                return m, eid
+    if d.precision == "year" and _NOUN_AFTER_YEAR.match(text, de):
+        lead = text[:ds]
+        for m, eid in own:
+            if m.end - base < ds and _CASE_COMMA_DET.fullmatch(lead[m.end - base :]):
+                return m, eid
+    if d.text[:3].lower() == "in ":  # "in 1977": find_dates keeps the preposition
+        for m, eid in own:
+            if (
+                m.end - base <= ds
+                and re.fullmatch(r"[*_]*\s*", text[m.end - base : ds])
+                and _PREP_BEFORE_CASE.search(text[max(0, m.start - base - 16) : m.start - base])
+            ):
+                return m, eid
+    if _LEADING_DATE.match(text[:ds]) and re.match(r"\s*,", text[de:]):
+        after = [(m, eid) for m, eid in own if m.start - base > de]
+        if after:
+            m, eid = min(after, key=lambda x: x[0].start)
+            clause_end = text.find(";", de)
+            if clause_end < 0 or m.start - base < clause_end:
+                window = text[de : m.end - base + 30]
+                between = text[de : m.start - base]
+                if (
+                    _DECISION_VERB.search(window)
+                    and not _OVERRULING.search(text[de:])
+                    and not _LOWER_COURT.search(between)
+                ):
+                    return m, eid
     return None
 
 
