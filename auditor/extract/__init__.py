@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from auditor.deadline import check as check_deadline
-from auditor.extract.case_names import drop_partial_case_names
+from auditor.extract.case_names import drop_partial_case_names, later_short_forms
 from auditor.extract.citations import find_citations
 from auditor.extract.claims import SubjectMemory, claims_for_sentence
 from auditor.extract.context import SentenceInfo, compile_rule
@@ -73,6 +73,8 @@ def extract_claims(
         mentions = sorted([*mentions, *fallback_linker(text, mentions)], key=lambda m: m.start)
     if case_name_ok is not None:
         mentions = drop_partial_case_names(text, mentions, case_name_ok)
+    if domain == "legal":  # "Swift v. Tyson ... Erie overruled Swift"
+        mentions = sorted([*mentions, *later_short_forms(text, mentions)], key=lambda m: m.start)
     infos = _bucket(text, sentences, mentions)
     if resolve_case is not None:
         for info in infos:

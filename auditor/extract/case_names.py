@@ -123,3 +123,74 @@ def names_unlinked_case(info: SentenceInfo) -> bool:
             if not any(m.start < b and a < m.end for m in cases):
                 return True
     return False
+
+
+# Later short forms. Legal writing names a case in full once ("Swift v. Tyson") and by one
+# party after ("Erie overruled Swift"). The graph links only short names that are rare words
+# ("Miranda", "Dobbs"); "Swift", "Austin", "Lawrence" or "Citizens United" are everyday
+# words or phrases there. After the full name, the first party (or, for a government or
+# other generic first party, the second) denotes that case for the rest of the text.
+_GENERIC_PARTY = frozenset(
+    {
+        "united", "state", "states", "people", "commonwealth", "city", "county", "board",
+        "department", "national", "federal", "american", "new", "planned", "first", "in",
+        "ex", "matter", "estate", "town", "village", "district", "school", "local",
+        "international", "general", "north", "south", "east", "west", "the", "a", "an",
+        "secretary", "commissioner", "director", "attorney", "government", "territory",
+    }
+)  # fmt: skip
+_TITLE_BEFORE = re.compile(
+    r"(?:Justice|Judge|Chief|Mr\.|Mrs\.|Ms\.|Dr\.|Senator|President|Governor|Professor)\s+$"
+)
+
+
+def _party_short_forms(name: str) -> list[str]:
+    """ "Swift v. Tyson" -> ["Swift"]; "Citizens United v. FEC" -> ["Citizens United",
+    "Citizens"]; "Planned Parenthood of Southeastern Pa. v. Casey" -> ["Casey"]."""
+    parties = _V.split(name, maxsplit=1)
+    if len(parties) != 2:
+        return []
+    first = parties[0].strip(" *_,")
+    words = first.split()
+    if not words:
+        return []
+    if words[0].lower().strip(".") in _GENERIC_PARTY:
+        other = parties[1].strip(" *_,").split()
+        ok = other and other[0][:1].isupper() and other[0].lower() not in _GENERIC_PARTY
+        return [other[0].rstrip(".,")] if ok else []
+    forms = [first] if 1 < len(words) <= 3 and all(w[:1].isupper() for w in words) else []
+    head = words[0].rstrip(".,")
+    return [*forms, head] if len(head) >= 3 and head[:1].isupper() else forms
+
+
+def later_short_forms(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Mentions of cases by a short form written after their full name (see above); a form
+    two cases of the text share, one inside a linked name, a form followed by "v." (another
+    case's name) or after a title ("Justice Brown") is left alone."""
+    firsts: dict[str, tuple[int, str]] = {}  # form -> (end of the first full name, case id)
+    shared: set[str] = set()
+    for m in mentions:
+        if "Case" not in m.types or not _V.search(m.text):
+            continue
+        cid = m.candidates[m.types.index("Case")]
+        for form in _party_short_forms(m.text):
+            if form in firsts and firsts[form][1] != cid:
+                shared.add(form)
+            firsts.setdefault(form, (m.end, cid))
+    taken = [(m.start, m.end) for m in mentions]
+    out: list[Mention] = []
+    for form in sorted(firsts, key=len, reverse=True):  # "Citizens United" before "Citizens"
+        if form in shared:
+            continue
+        after, cid = firsts[form]
+        for hit in re.finditer(rf"(?<![\w.]){re.escape(form)}(?![\w])", text[after:]):
+            a, b = after + hit.start(), after + hit.end()
+            if any(s < b and a < e for s, e in taken):
+                continue
+            if _V.match(text, b) or re.search(r"\s+vs?\.?\s+$", text[max(0, a - 6) : a]):
+                continue  # "Brown v. Plata", "Smith v. Swift": another case's name
+            if _TITLE_BEFORE.search(text[max(0, a - 16) : a]):
+                continue  # "Justice Brown"
+            out.append(Mention(a, b, form, (cid,), ("Case",)))
+            taken.append((a, b))
+    return out

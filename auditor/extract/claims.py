@@ -588,13 +588,16 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     """ "A was overruled by B" / "B overruled A (and C)" / "It overruled A": the overruled
     case is the subject, the overruling one the object."""
     base = info.sentence.start
-    cue = _OVERRULE.search(info.text)
+    cue = next((m for m in _OVERRULE.finditer(info.text) if not _mentioned(info.text, m)), None)
     if cue is None:
         return []
     pos = base + cue.start()
     named = [s for s in info.mentions_of(cr.subject_types)]
     before = [s for s in named if s[0].end <= pos]
     after = [s for s in named if s[0].start >= base + cue.end()]
+    stop = _CONTRAST.search(info.text, cue.end())
+    if stop is not None:  # "overruled Roe's scheme but left Casey's test in place"
+        after = [s for s in after if s[0].start < base + stop.start()]
     recalled = subjects[0] if from_context else None
     passive = bool(
         re.match(r"\w*\s+by\b", info.text[cue.start() : cue.start() + 20], re.I)
@@ -609,6 +612,10 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     if passive:
         overruled = before or ([recalled] if recalled else [])
         overruling = after[:1]
+        if overruling and not _BY_OR_IN.fullmatch(
+            info.text, cue.end(), overruling[0][0].start - base
+        ):
+            overruling = []  # "Austin is overruled, along with McConnell": not the overruler
         pairs = [(a, overruling[0]) for a in overruled] if overruling else []
     else:
         overruling_list = _overruler(info, before, cue.start()) or ([recalled] if recalled else [])
@@ -632,6 +639,30 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             c.qualifiers["_from_context"] = "true"
         out.append(c)
     return out
+
+
+# the end of the overruling verb's own clause: a case after it is not overruled with the
+# others ("overruled Roe's trimester scheme but left Casey's test in place")
+_CONTRAST = re.compile(
+    r";|\b(?:but|while|whereas|although|though|yet|except|leaving|left|kept|retained|preserved)\b",
+    re.I,
+)
+# the agent of a passive overruling: "was overruled by Lawrence", "was overruled in 2003 in
+# Lawrence v. Texas", "was overturned by the Court's decision in Dobbs"
+_BY_OR_IN = re.compile(
+    r"[\w\s]*?\b(?:by|in)\s+(?:the\s+|a\s+|its\s+)?(?:(?:Court|Supreme\s+Court)(?:'s|’s)\s+)?"
+    r"(?:\d{4}\s+)?(?:landmark\s+)?(?:(?:decision|ruling|opinion|holding|case)\s+(?:in|of)\s+)?[*_]*",
+    re.I,
+)
+_WORD_NAMED = re.compile(r"\b(?:word|term|phrase|verb|label|language)s?\s+[\"“'‘*_]*$", re.I)
+
+
+def _mentioned(text: str, cue: re.Match[str]) -> bool:
+    """The cue word is named, not used: 'never used the word "overrule"', '"overruled"'."""
+    before, after = text[: cue.start()], text[cue.end() : cue.end() + 2]
+    if _WORD_NAMED.search(before[-40:]):
+        return True
+    return bool(before) and before[-1] in "\"“'‘" and bool(after) and after[0] in "\"”'’,"
 
 
 # "... <case> (1914) [to the states] and overruled": the verb is coordinated with an earlier
