@@ -18,6 +18,7 @@ from auditor.extract.context import SentenceInfo
 from auditor.types import Mention
 
 _V = re.compile(r"\s+vs?\.?\s+")
+_V_END = re.compile(r"\s+vs?\.?\s+$")  # the text before a name ends in " v. "
 _CONNECTIVE = frozenset({"of", "the", "and", "for", "de", "ex", "rel.", "&", "in", "on", "to"})
 _WORD = re.compile(r"[^\s,;:()]+,?")
 # a one-party caption written before the linked name: "In re Marriage of Mathews" is a state
@@ -84,7 +85,7 @@ def drop_partial_case_names(
                 full = f"{caption.group(1)} {m.text}"  # "In re Marriage of Mathews"
             else:
                 head = text[max(0, m.start - 6) : m.start]
-                before = re.search(r"\s+vs?\.?\s+$", head)
+                before = _V_END.search(head)
                 if before:
                     other = _words_before(text, m.start - len(before.group(0)))
                     full = f"{other} v. {m.text}" if other else ""
@@ -187,7 +188,7 @@ def later_short_forms(text: str, mentions: list[Mention]) -> list[Mention]:
             a, b = after + hit.start(), after + hit.end()
             if any(s < b and a < e for s, e in taken):
                 continue
-            if _V.match(text, b) or re.search(r"\s+vs?\.?\s+$", text[max(0, a - 6) : a]):
+            if _V.match(text, b) or _V_END.search(text[max(0, a - 6) : a]):
                 continue  # "Brown v. Plata", "Smith v. Swift": another case's name
             if _TITLE_BEFORE.search(text[max(0, a - 16) : a]):
                 continue  # "Justice Brown"

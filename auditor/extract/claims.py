@@ -705,25 +705,28 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
     base = info.sentence.start
     cues = [base + m.start() for m in cr.any_cue.finditer(info.text)] if cr.any_cue else []
     out = []
-    dates = info.dates
-    if cr.rule.applies_to.relation == "decided":
-        dates = sorted([*dates, *_bare_years(info)], key=lambda d: d.start)
+    decided = cr.rule.applies_to.relation == "decided"
+
+    def dated(case, d):  # type: ignore[no-untyped-def]
+        c = base_claim(info, cr, case, kb, domain, d.text, None, d.start)
+        c.date = d
+        return c
+
+    dates = (
+        sorted([*info.dates, *_bare_years(info)], key=lambda d: d.start) if decided else info.dates
+    )
     for d in dates:
         if d.role == "current" or any(s <= d.start and d.end <= e for s, e in cited):
             continue
-        if cr.rule.applies_to.relation == "decided":
-            linked = _case_linked(info, d, subjects)
-            if linked is not None:  # "the 1977 case, Abood", "since Abood in 1977", ...
-                c = base_claim(info, cr, linked, kb, domain, d.text, None, d.start)
-                c.date = d
-                out.append(c)
-                continue
+        if decided and (linked := _case_linked(info, d, subjects)) is not None:
+            out.append(dated(linked, d))  # "the 1977 case, Abood", "since Abood in 1977", ...
+            continue
         if cues and not _same_clause(info, d.start, cues):
             continue  # "adopted in June 2019 and compliance was required by June 2020"
         family = _date_family(info.text[max(0, d.start - base - 80) : d.start - base])
         if family is not None and family != cr.rule.applies_to.relation:
             continue  # "adopted ... applicable from 2014": the year is the application's
-        if cr.rule.applies_to.relation == "decided":
+        if decided:
             named = _case_before_parenthesis(info, d, subjects)
             if named is None and family != "decided":
                 continue  # "Reading Law 167 (2012)", "committed in 1998": not a decision year
@@ -731,9 +734,7 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
                 continue  # "Baker v. Nelson (1971), a Minnesota Supreme Court case": not the
                 # U.S. Supreme Court's decision the graph holds under that name
             if named is not None:
-                c = base_claim(info, cr, named, kb, domain, d.text, None, d.start)
-                c.date = d
-                out.append(c)
+                out.append(dated(named, d))
                 continue
         if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)) or (
             _partial_after(info.text, d.end - base)

@@ -20,6 +20,8 @@ from auditor.trail.canonical import canonical_json
 MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
 READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
 ANSWERED_AT = "answered_at"  # metadata key: when the audited text was said (not recorded)
+# the default limits (the settings' defaults): bytes of canonical JSON, nesting, keys
+MAX_BYTES, MAX_DEPTH, MAX_KEYS = 65_536, 16, 1_000
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -42,9 +44,9 @@ class MetadataLimits:
     defaults; :meth:`from_settings` reads ``max_metadata_bytes``, ``max_metadata_depth`` and
     ``max_metadata_keys``, so every writer (route, batch, trail) applies the same limits."""
 
-    max_bytes: int = 65_536
-    max_depth: int = 16
-    max_keys: int = 1_000
+    max_bytes: int = MAX_BYTES
+    max_depth: int = MAX_DEPTH
+    max_keys: int = MAX_KEYS
 
     @classmethod
     def from_settings(cls, settings: Any) -> MetadataLimits:
@@ -62,7 +64,7 @@ class MetadataLimits:
 
 
 def check_metadata(
-    value: Any, *, max_bytes: int = 65_536, max_depth: int = 16, max_keys: int = 1_000
+    value: Any, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH, max_keys: int = MAX_KEYS
 ) -> dict[str, Any]:
     """``value`` if it is a JSON object the trail can store and every reader can serialise
     (bounded depth, key count and size; integers within ±(2^53 − 1)); else a UsageError."""
