@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
+from auditor.extract.clauses import clause_at
 from auditor.extract.fuzzy.evidence import annotate_claims
 from auditor.extract.garbled import garbled
 from auditor.score import score as score_claims
@@ -169,6 +171,8 @@ def verify(auditor: Auditor, ex: Extracted) -> Verified:
     claims = _fold_glosses(claims)
     _demote_garbled(claims, ex)
     annotate_claims(claims, ex.fuzzy_mentions(), auditor.kb)
+    claims = _fold_same_fact(claims, ex.text)
+    _scope_supports(claims, ex.text)
     claims.sort(key=lambda c: (c.start, c.end, c.rule_id or "", c.subject or "", str(c.object)))
     checks.sort(key=lambda c: (c.caller_supplied, c.start, c.end, c.text))
     return Verified(claims, checks)
@@ -199,19 +203,25 @@ def _fold_overruled_citations(claims: list[Claim], checks: list[CitationCheck]) 
             None,
         )
 
-    for chk in checks:
-        r = reliance((chk.case or {}).get("citation"), chk.start, chk.end)
-        if r is not None and chk.outcome == "verified":
-            chk.outcome, chk.reason, chk.score = "contradicted", "overruled", 0.0
-            chk.detail = f"{chk.detail}; but relied on as governing law: {r.reason}"
     kept: list[Claim] = []
+    folded: dict[tuple[int, int], Claim] = {}  # the citation claims' spans: their checks
     for c in claims:
         cite = (c.subject or "").removeprefix("case:")
         r = reliance(cite, c.start, c.end) if c.predicate == "citation" else None
         if r is None or c.verdict != "supported":
             kept.append(c)
             continue
+        folded[(c.start, c.end)] = r
         r.evidence.append({"role": "citation_match", "statement": f"{c.text}: {c.reason}"})
+    for chk in checks:
+        # the check names its case when the case index matched it; a case only the curated
+        # graph holds (before the index's first Term) is known by its folded claim's span
+        r = reliance((chk.case or {}).get("citation"), chk.start, chk.end) or folded.get(
+            (chk.start, chk.end)
+        )
+        if r is not None and chk.outcome == "verified":
+            chk.outcome, chk.reason, chk.score = "contradicted", "overruled", 0.0
+            chk.detail = f"{chk.detail}; but relied on as governing law: {r.reason}"
     return kept
 
 
@@ -261,6 +271,81 @@ def _demote_garbled(claims: list[Claim], ex: Extracted) -> None:
         text = next((t for a, b, t in spans if a <= c.start < b), None)
         if text is not None and garbled(text):
             unverifiable(c, f"the sentence does not read as one statement: {c.reason}")
+
+
+# where the statement of one value ends: a list separator, a coordinated or contrasting
+# clause, a parenthetical, a dash, a table cell or the sentence's end
+_VALUE_END = re.compile(
+    r"[,;:|()\[\]]|\s[—–-]\s|—|\.(?:\s|$)|\s(?:or|and|but|while|whereas|versus|vs\.?|to|from|then|until)\s",
+    re.IGNORECASE,
+)
+
+
+def _value_span(c: Claim, text: str, *, clause: bool = True) -> tuple[int, int] | None:
+    """Where the value a supported claim certifies is stated: its quantity, or the date that
+    is its object ("signed on October 26, 2001"), with the words that qualify it up to the next
+    list item or clause ("**7% CET1**" in "requirements of 7% CET1, 8.5% Tier 1 and 10% total
+    capital"); else (``clause``) the clause holding the frame's trigger when it occurs once in
+    the span ("expressly overruled *Adkins*" after a citation)."""
+    q = c.quantity
+    d = c.date if c.date is not None and c.object == c.date.first.isoformat() else None
+    for v in (q, d):
+        if v is not None and c.start <= v.start < v.end <= c.end:
+            m = _VALUE_END.search(text, v.end, c.end)
+            stop = m.start() if m else c.end
+            return v.start, v.end + max(0, len(text[v.end : stop].rstrip(" *_")))
+    trigger = c.frame.trigger if c.frame is not None else None
+    if not clause or not trigger or q is not None:
+        return None
+    hits = [
+        m.start() for m in re.finditer(rf"\b{re.escape(trigger)}\b", text[c.start : c.end], re.I)
+    ]
+    if len(hits) != 1:
+        return None
+    a, b = clause_at(text[c.start : c.end], hits[0])
+    clause = text[c.start + a : c.start + b]
+    lead = len(clause) - len(clause.lstrip(" *_,;:"))
+    return c.start + a + lead, c.start + a + len(clause.rstrip(" *_.,;"))
+
+
+def _scope_supports(claims: list[Claim], text: str) -> None:
+    """A supported claim's span is the statement of the value it certifies
+    (:func:`_value_span`), not the whole sentence: "supported" vouches for that value only,
+    and a wrong value beside it in the same sentence is not shown as covered by it.
+    Contradicted and unverifiable claims keep their clause or cell: a conflict can lie in any
+    slot of the frame, and the reviewer reads all of it."""
+    for c in claims:
+        if c.verdict == "supported" and (span := _value_span(c, text)) is not None:
+            c.start, c.end = span
+
+
+def _facts(c: Claim, role: str) -> set[str]:
+    return {str(e["fact"]) for e in c.evidence if e.get("role") == role and e.get("fact")}
+
+
+def _fold_same_fact(claims: list[Claim], text: str) -> list[Claim]:
+    """One fact, one verdict per statement: a supported claim whose value has no place of its
+    own in the sentence (a direction, "lowered") folds into a contradicted claim of the same
+    sentence that conflicts with the very fact it was supported by ("lowered the range by
+    25 bp, to 4.50%–4.75%": the December decision is misstated), kept there as evidence."""
+    wrong = [c for c in claims if c.verdict == "contradicted" and _facts(c, "conflicts")]
+    if not wrong:
+        return claims
+    kept: list[Claim] = []
+    for c in claims:
+        host = None
+        if c.verdict == "supported" and _value_span(c, text, clause=False) is None:
+            used = _facts(c, "supports")
+            host = next(
+                (w for w in wrong
+                 if used & _facts(w, "conflicts") and w.start <= c.start and c.end <= w.end),
+                None,
+            )  # fmt: skip
+        if host is None:
+            kept.append(c)
+            continue
+        host.evidence.append({"role": "consistent_part", "statement": c.reason})
+    return kept
 
 
 def score(auditor: Auditor, ex: Extracted, checked: Verified) -> AuditResult:

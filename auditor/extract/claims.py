@@ -609,6 +609,7 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
         )
     )
     out = []
+    overruling_list: list = []  # type: ignore[type-arg]
     if passive:
         overruled = before or ([recalled] if recalled else [])
         overruling = after[:1]
@@ -636,6 +637,55 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             pos,
         )
         if recalled is not None and recalled in (overruled_case, overruling_case):
+            c.qualifiers["_from_context"] = "true"
+        if c.frame is not None:
+            c.frame.trigger = cue.group(0)
+        out.append(c)
+    if not passive and stop is not None and overruling_list:
+        out += _kept_claims(info, cr, named, kb, domain, stop, overruling_list[0], recalled)
+    return out
+
+
+# the overruling's contrast clause says a case survived it: "but left Casey's test in place",
+# "while keeping Chevron intact", "but preserved Skidmore"
+_KEPT = re.compile(r"(?:left|leaving|kept|keeping|retained|retaining|preserved|preserving)\b", re.I)
+_LEFT_STANDING = re.compile(
+    r"\b(?:in\s+place|intact|standing|undisturbed|untouched|alone|unchanged|alive|"
+    r"(?:still\s+)?good\s+law|in\s+force|in\s+effect)\b",
+    re.I,
+)
+
+
+def _kept_claims(info, cr, named, kb, domain, stop, overruler, recalled):  # type: ignore[no-untyped-def]
+    """ "It overruled Roe's trimester scheme but left Casey's undue-burden test in place": the
+    case the contrast clause keeps is said *not* to be overruled by the same decision (a denied
+    overruledBy claim). "left"/"leaving" needs a word that says the case stands ("in place",
+    "intact", "good law"); "kept", "retained", "preserved" say it themselves. A clause that
+    names no case ("left the question to the states") claims nothing."""
+    base = info.sentence.start
+    verb = re.compile(r"(?:but|while|whereas|yet)?\s*" + _KEPT.pattern, re.I).match(
+        info.text, stop.start()
+    )
+    if verb is None or not _KEPT.search(verb.group()):
+        return []
+    nxt = _CONTRAST.search(info.text, verb.end())
+    end = nxt.start() if nxt else len(info.text)
+    tail = info.text[verb.end() : end]
+    says_left = re.search(r"\b(?:left|leaving)\b", verb.group(), re.I)
+    if says_left and not _LEFT_STANDING.search(tail):
+        return []
+    kept = [s for s in named if base + verb.end() <= s[0].start < base + end]
+    out = []
+    for case in kept:
+        if case[1] == overruler[1]:
+            continue
+        label = kb.entity(overruler[1]).label if kb.entity(overruler[1]) else overruler[0].text
+        c = base_claim(info, cr, case, kb, domain, overruler[1], label, base + verb.start())
+        c.negated = True
+        c.qualifiers["asserts"] = "absence"
+        if c.frame is not None:
+            c.frame.trigger = _KEPT.search(verb.group()).group(0)  # type: ignore[union-attr]
+        if recalled is not None and recalled is overruler:
             c.qualifiers["_from_context"] = "true"
         out.append(c)
     return out
@@ -758,8 +808,8 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
 
 _DATE_FAMILIES = {
     "adopted": r"\b(?:adopt\w*|enact\w*|sign\w*(?:\s+into\s+law)?|passed|finali[sz]ed)\b",
-    "applicationDate": r"\b(?:appl(?:y|ies|ied|icable|ication)|(?:entry|entered|enters|came|come)\s+"
-    r"into\s+(?:force|effect)|in\s+force|took\s+effect|takes\s+effect|effective|enforce\w*|"
+    "applicationDate": r"\b(?:appl(?:y|ies|ied|icable|ication)|(?:entry|entered|enters|came|come|comes)\s+"
+    r"(?:fully\s+)?into\s+(?:full\s+)?(?:force|effect)|in\s+force|took\s+effect|takes\s+effect|effective|enforce\w*|"
     r"compliance|phase[sd]?\s+in)\b",
     "decided": r"\b(?:decided|decision|ruled|handed\s+down|came\s+down|opinion\s+(?:issued|came)|struck\s+down|"
     r"upheld|invalidated|established|recognized|announced)\b",

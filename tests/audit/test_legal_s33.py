@@ -21,6 +21,11 @@ RELIED = [
         "physical presence does not have to collect the state's sales tax.",
         "504 U.S. 298",
     ),
+    (  # a case before the Supreme Court index's first Term: only the curated graph has it
+        "Minimum resale prices remain per se illegal under Dr. Miles Medical Co. v. John D. "
+        "Park & Sons Co., 220 U.S. 373 (1911).",
+        "220 U.S. 373",
+    ),
 ]
 
 

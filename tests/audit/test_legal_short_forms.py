@@ -99,7 +99,43 @@ def test_a_case_after_but_is_not_overruled_with_the_others() -> None:
         "Dobbs v. Jackson Women's Health Organization overruled Roe v. Wade but left "
         "Planned Parenthood v. Casey's test in place."
     )
+    # Casey is not overruled with Roe: the contrast clause says Dobbs left it standing, a
+    # denial the graph contradicts (Dobbs overruled both)
+    assert _overrulings(text) == [
+        ("case:410 U.S. 113", "case:597 U.S. 215", "supported"),
+        ("case:505 U.S. 833", "case:597 U.S. 215", "contradicted"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "but kept Planned Parenthood v. Casey intact.",
+        "while leaving Planned Parenthood v. Casey undisturbed.",
+        "but preserved Planned Parenthood v. Casey.",
+    ],
+)
+def test_a_case_the_overruling_keeps_is_denied_overruled(tail: str) -> None:
+    text = f"Dobbs v. Jackson Women's Health Organization overruled Roe v. Wade {tail}"
+    got = {s: v for s, _, v in _overrulings(text)}
+    assert got == {"case:410 U.S. 113": "supported", "case:505 U.S. 833": "contradicted"}
+
+
+def test_left_without_a_word_that_the_case_stands_claims_nothing() -> None:
+    text = (
+        "Dobbs v. Jackson Women's Health Organization overruled Roe v. Wade and left the "
+        "question to the states, as Planned Parenthood v. Casey had not."
+    )
     assert [s for s, _, _ in _overrulings(text)] == ["case:410 U.S. 113"]
+
+
+def test_a_case_kept_that_no_one_overruled_is_unverifiable() -> None:
+    text = (
+        "Loper Bright Enterprises v. Raimondo overruled Chevron U.S.A. Inc. v. Natural "
+        "Resources Defense Council, Inc. but left Skidmore v. Swift & Co. in place."
+    )
+    got = {s: v for s, _, v in _overrulings(text)}
+    assert got["case:323 U.S. 134"] == "unverifiable"  # absence is not evidence
 
 
 @pytest.mark.parametrize(
