@@ -236,21 +236,31 @@ def _fold_glosses(claims: list[Claim]) -> list[Claim]:
     naming. Elsewhere the apposition stays a claim of its own (a wrong pairing is
     contradicted)."""
     wrong = [c for c in claims if c.verdict == "contradicted" and c.predicate not in _GLOSSES]
-    if not wrong:
-        return claims
+
+    def host(c: Claim) -> Claim | None:
+        if c.verdict != "supported" or c.predicate not in _GLOSSES or not c.subject:
+            return None
+        return next((w for w in wrong if w.subject == c.subject and _inside(c, w)), None)
+
+    return _fold_into(claims, host, "identified_by") if wrong else claims
+
+
+def _inside(c: Claim, w: Claim) -> bool:
+    return w.start <= c.start and c.end <= w.end
+
+
+def _fold_into(
+    claims: list[Claim], host_of: Callable[[Claim], Claim | None], role: str
+) -> list[Claim]:
+    """The claims without a host; each claim with one is kept in its host's evidence as
+    ``role`` (one error, one verdict)."""
     kept: list[Claim] = []
     for c in claims:
-        host = None
-        if c.verdict == "supported" and c.predicate in _GLOSSES and c.subject:
-            host = next(
-                (w for w in wrong
-                 if w.subject == c.subject and w.start <= c.start and c.end <= w.end),
-                None,
-            )  # fmt: skip
+        host = host_of(c)
         if host is None:
             kept.append(c)
-            continue
-        host.evidence.append({"role": "identified_by", "statement": c.reason})
+        else:
+            host.evidence.append({"role": role, "statement": c.reason})
     return kept
 
 
@@ -293,7 +303,7 @@ def _value_span(c: Claim, text: str, *, clause: bool = True) -> tuple[int, int] 
         if v is not None and c.start <= v.start < v.end <= c.end:
             m = _VALUE_END.search(text, v.end, c.end)
             stop = m.start() if m else c.end
-            return v.start, v.end + max(0, len(text[v.end : stop].rstrip(" *_")))
+            return v.start, v.end + len(text[v.end : stop].rstrip(" *_"))
     trigger = c.frame.trigger if c.frame is not None else None
     if not clause or not trigger or q is not None:
         return None
@@ -329,23 +339,14 @@ def _fold_same_fact(claims: list[Claim], text: str) -> list[Claim]:
     sentence that conflicts with the very fact it was supported by ("lowered the range by
     25 bp, to 4.50%–4.75%": the December decision is misstated), kept there as evidence."""
     wrong = [c for c in claims if c.verdict == "contradicted" and _facts(c, "conflicts")]
-    if not wrong:
-        return claims
-    kept: list[Claim] = []
-    for c in claims:
-        host = None
-        if c.verdict == "supported" and _value_span(c, text, clause=False) is None:
-            used = _facts(c, "supports")
-            host = next(
-                (w for w in wrong
-                 if used & _facts(w, "conflicts") and w.start <= c.start and c.end <= w.end),
-                None,
-            )  # fmt: skip
-        if host is None:
-            kept.append(c)
-            continue
-        host.evidence.append({"role": "consistent_part", "statement": c.reason})
-    return kept
+
+    def host(c: Claim) -> Claim | None:
+        if c.verdict != "supported" or _value_span(c, text, clause=False) is not None:
+            return None
+        used = _facts(c, "supports")
+        return next((w for w in wrong if used & _facts(w, "conflicts") and _inside(c, w)), None)
+
+    return _fold_into(claims, host, "consistent_part") if wrong else claims
 
 
 def score(auditor: Auditor, ex: Extracted, checked: Verified) -> AuditResult:

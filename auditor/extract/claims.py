@@ -631,9 +631,7 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             kb,
             domain,
             overruling_case[1],
-            kb.entity(overruling_case[1]).label
-            if kb.entity(overruling_case[1])
-            else overruling_case[0].text,
+            _case_label(kb, overruling_case),
             pos,
         )
         if recalled is not None and recalled in (overruled_case, overruling_case):
@@ -648,12 +646,21 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
 
 # the overruling's contrast clause says a case survived it: "but left Casey's test in place",
 # "while keeping Chevron intact", "but preserved Skidmore"
-_KEPT = re.compile(r"(?:left|leaving|kept|keeping|retained|retaining|preserved|preserving)\b", re.I)
+_KEPT = re.compile(
+    r"(?:but|while|whereas|yet)?\s*"
+    r"(?P<verb>left|leaving|kept|keeping|retained|retaining|preserved|preserving)\b",
+    re.I,
+)
 _LEFT_STANDING = re.compile(
     r"\b(?:in\s+place|intact|standing|undisturbed|untouched|alone|unchanged|alive|"
     r"(?:still\s+)?good\s+law|in\s+force|in\s+effect)\b",
     re.I,
 )
+
+
+def _case_label(kb: KnowledgeBase, case: tuple[Mention, str]) -> str:
+    ent = kb.entity(case[1])
+    return ent.label if ent else case[0].text
 
 
 def _kept_claims(info, cr, named, kb, domain, stop, overruler, recalled):  # type: ignore[no-untyped-def]
@@ -663,28 +670,34 @@ def _kept_claims(info, cr, named, kb, domain, stop, overruler, recalled):  # typ
     "intact", "good law"); "kept", "retained", "preserved" say it themselves. A clause that
     names no case ("left the question to the states") claims nothing."""
     base = info.sentence.start
-    verb = re.compile(r"(?:but|while|whereas|yet)?\s*" + _KEPT.pattern, re.I).match(
-        info.text, stop.start()
-    )
-    if verb is None or not _KEPT.search(verb.group()):
+    verb = _KEPT.match(info.text, stop.start())
+    if verb is None:
         return []
     nxt = _CONTRAST.search(info.text, verb.end())
     end = nxt.start() if nxt else len(info.text)
-    tail = info.text[verb.end() : end]
-    says_left = re.search(r"\b(?:left|leaving)\b", verb.group(), re.I)
-    if says_left and not _LEFT_STANDING.search(tail):
+    word = verb.group("verb")
+    if word.lower() in {"left", "leaving"} and not _LEFT_STANDING.search(
+        info.text, verb.end(), end
+    ):
         return []
-    kept = [s for s in named if base + verb.end() <= s[0].start < base + end]
     out = []
-    for case in kept:
-        if case[1] == overruler[1]:
+    for case in named:
+        if not base + verb.end() <= case[0].start < base + end or case[1] == overruler[1]:
             continue
-        label = kb.entity(overruler[1]).label if kb.entity(overruler[1]) else overruler[0].text
-        c = base_claim(info, cr, case, kb, domain, overruler[1], label, base + verb.start())
+        c = base_claim(
+            info,
+            cr,
+            case,
+            kb,
+            domain,
+            overruler[1],
+            _case_label(kb, overruler),
+            base + verb.start(),
+        )
         c.negated = True
         c.qualifiers["asserts"] = "absence"
         if c.frame is not None:
-            c.frame.trigger = _KEPT.search(verb.group()).group(0)  # type: ignore[union-attr]
+            c.frame.trigger = word
         if recalled is not None and recalled is overruler:
             c.qualifiers["_from_context"] = "true"
         out.append(c)
