@@ -286,7 +286,7 @@ def _demote_garbled(claims: list[Claim], ex: Extracted) -> None:
 # where the statement of one value ends: a list separator, a coordinated or contrasting
 # clause, a parenthetical, a dash, a table cell or the sentence's end
 _VALUE_END = re.compile(
-    r"[,;:|()\[\]]|\s[—–-]\s|—|\.(?:\s|$)|\s(?:or|and|but|while|whereas|versus|vs\.?|to|from|then|until)\s",
+    r"[,;:|()\[\]]|\s[—–-]\s|—|\.(?:\s|$)|\s(?:or|and|but|while|whereas|versus|vs\.?|to|from|then|until)\s|\s+respectively\b",
     re.IGNORECASE,
 )
 

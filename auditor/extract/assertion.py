@@ -71,6 +71,14 @@ _PROJECTION = re.compile(
     r"markets?\s+(?:price|expect)|priced?\s+in)\b",
     re.I,
 )
+# "As expected, the Fed raised ...", "a larger-than-expected cut": what was expected happened;
+# the clause still asserts it
+_FULFILLED = re.compile(
+    r"\b(?:as\s+(?:(?:was|had\s+been|widely|largely|generally|many\s+had)\s+)*"
+    r"(?:expected|anticipated|forecast|projected)|(?:than|as)[\s-]+(?:(?:markets?|investors|"
+    r"analysts|economists|many)\s+)?(?:had\s+)?(?:expected|anticipated|forecast))\b",
+    re.I,
+)
 _PREFERENCE = re.compile(
     r"\b(?:prefer(?:ring|red|s)?|would\s+have\s+(?:preferred|liked)|favou?r(?:ed|ing)|"
     r"argu(?:ed|ing)\s+for|push(?:ed|ing)\s+for|call(?:ed|ing)\s+for|want(?:ed|ing)|"
@@ -105,7 +113,7 @@ def non_assertion(
     lead = clause if clause is not None else text[: max(0, pos)]
     if _HYPOTHETICAL.search(lead):
         return "a worked example or hypothetical"
-    if _PROJECTION.search(lead):
+    if _PROJECTION.search(_FULFILLED.sub(" ", lead)):
         return "a projection or forecast"
     return None
 

@@ -198,7 +198,9 @@ def claim_date(info: SentenceInfo, anchor: int) -> DateRef | None:
     clause = info.text[a:b]
     if not local and _PRESENT.search(clause) and not _PAST.search(clause):
         return next((d for d in dates if d.role == "current"), None)  # "... rate is 4%, after ..."
-    pool = local or dates
+    # "... to 2.0% on June 5, marking its eighth cut since June 2024": another clause's "since"
+    # dates that clause's span of time, not this claim
+    pool = local or [d for d in dates if d.role != "since"]
     points = [d for d in pool if d.role not in {"current", "after"}]
     if points:
         return points[0]

@@ -278,7 +278,11 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
         # "Metformin treats diabetes and lisinopril treats hypertension": with several named
         # subjects of another type than the object, each object goes to its nearest subject
         # (and to the subjects listed with it: "ibuprofen and naproxen treat pain")
-        for hub in _hubs_for(info, subjects, om) if paired else [subjects[0]]:
+        hubs = _hubs_for(info, subjects, om) if paired else [subjects[0]]
+        if cr.rule.applies_to.relation == "fatfListed":  # "..., and removed Mali and Chad."
+            hubs += [h for h in subjects if h[0].start >= om.end and h not in hubs
+                     and _verb_led_list(info, h[0])]  # fmt: skip
+        for hub in hubs:
             c = _entity_claim(info, cr, hub, om, oid, objects, kb, domain)
             if c is None and not paired and not from_context:
                 # "Aspirin prevents heart attacks, and aspirin should not be combined with
@@ -322,7 +326,12 @@ def _hubs_for(
     before = [s for s in named if s[0].end <= om.start]
     near = before[-1] if before else min(named, key=lambda s: s[0].start)
     hubs = [near]
-    ordered = sorted(named, key=lambda s: s[0].start)
+    # widen over every subject, not only clause-initial ones: "removed Mali, Croatia and
+    # Tanzania" (the first follows its verb)
+    ordered = sorted(
+        (s for s in subjects if s[0].end <= om.start or s[0].start >= om.end),
+        key=lambda s: s[0].start,
+    )
     i = ordered.index(near)
     for step in (-1, 1):  # widen to a plain list around the nearest subject
         j = i
@@ -336,11 +345,11 @@ def _hubs_for(
 
 
 _CLAUSE_INITIAL = re.compile(
-    r"(?:^|[;:,.(]|\b(?:and|or|but|while|whereas|also|then)\b)[\s*_\-•]*"
+    r"(?:^|[;:,.(–—]|\b(?:and|or|but|while|whereas|also|then)\b)[\s*_\-•]*"
     r"(?:(?:the|a|an|also|then|both|either)\s+)?$",
     re.I,
 )
-_LIST_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&|as well as)\s+)?|\s*,\s*", re.I)
+_LIST_GAP = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|&|as well as)\s+)?(?:the\s+)?|\s*,\s*", re.I)
 
 
 def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[no-untyped-def]
@@ -360,10 +369,20 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         and not _joined(info, hub[0], om)
         and not _is_header(info, hub[0])
         and not _elliptical(info, om, hub[0])
+        and not (
+            cr.rule.applies_to.relation == "fatfListed"
+            and om.end <= hub[0].start
+            and _verb_led_list(info, hub[0])
+        )  # "added X to its grey list, and removed Mali, Croatia and Tanzania"
     ):
         return None  # "Bulgaria uses the lev, although it aims to join the euro area in 2026"
     if _is_former(info, om, objects):
         return None  # "switched from the litas to the euro": the litas is not claimed current
+    if cr.rule.applies_to.relation == "fatfListed" and any(
+        e != oid and min(hub[0].end, om.end) <= m.start and m.end <= max(hub[0].start, om.start)
+        for m, e in objects
+    ):
+        return None  # "added Kenya to its grey list ... and removed Jamaica from the black list"
     gap = info.text[hub[0].end - base : om.start - base]
     if (
         om.of_type(frozenset({"DrugClass"}))
@@ -426,10 +445,17 @@ _CHANGE_VERB = {
 }
 _CHANGE_PREP = {
     "removed": re.compile(
-        r"\b(?:off|from|out\s+of)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I
+        r"\b(?:off|from|out\s+of)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?[\"“‘']?$", re.I
     ),
-    "added": re.compile(r"\b(?:on|onto|to)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?$", re.I),
+    "added": re.compile(r"\b(?:on|onto|to)\s+(?:the\s+|its\s+)?(?:FATF['’]?s?\s+)?[\"“‘']?$", re.I),
 }
+# "... added Bolivia to its grey list, and removed Mali, Croatia and Tanzania.": the change verb
+# right before a list of countries that closes the clause, the list named earlier
+_VERB_BEFORE_LIST = {
+    "removed": re.compile(r"\b(?:removed|removes|delisted|de-listed|dropped)\s+(?:the\s+)?$", re.I),
+    "added": re.compile(r"\b(?:added|adds)\s+(?:the\s+)?$", re.I),
+}
+_CLOSES_CLAUSE = re.compile(r"[\s*_]*(?:[,.;]|$)")
 # between the list and a country named after it, the countries are the ones changed only when
 # no other predicate intervenes ("..., while Nigeria remains on it")
 _OTHER_PREDICATE = re.compile(
@@ -466,8 +492,9 @@ def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
         for change, pat in _LIST_CHANGE.items():
             if pat.search(between):
                 return change
-        a, _ = clause_at(text, hub.start - base)
-        lead = text[max(a, hub.start - base - 60) : hub.start - base]
+        first = _listed_with_hub(info, hub)[0]  # "added Bolivia and the British Virgin Islands"
+        a, _ = clause_at(text, first.start - base)
+        lead = text[max(a, first.start - base - 60) : hub.start - base]
         for change, prep in _CHANGE_PREP.items():
             if (
                 prep.search(between)
@@ -478,6 +505,9 @@ def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
         return None
     before = text[max(0, om.start - base - 80) : om.start - base]
     after = text[om.end - base : hub.start - base]
+    verb_led = _verb_led_list(info, hub)
+    if verb_led is not None:
+        return verb_led
     if len(after) > 120 or _OTHER_PREDICATE.search(after):
         return None
     others = [m for m in info.mentions if om.end <= m.start < hub.start and m.types == hub.types]
@@ -487,6 +517,39 @@ def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
         if pat.search(before):
             return change
     return None
+
+
+def _verb_led_list(info: SentenceInfo, hub: Mention) -> str | None:
+    """The change of a country in a list led by a change verb and closing its clause ("and
+    removed Mali, Croatia and Tanzania."), the list named before it."""
+    base = info.sentence.start
+    text = info.text
+    first, last = _listed_with_hub(info, hub)
+    if not _CLOSES_CLAUSE.match(text, last.end - base):
+        return None
+    lead = text[max(0, first.start - base - 30) : first.start - base]
+    for change, pat in _VERB_BEFORE_LIST.items():
+        if pat.search(lead):
+            return change
+    return None
+
+
+def _listed_with_hub(info: SentenceInfo, hub: Mention) -> tuple[Mention, Mention]:
+    """The first and last mention of the plain list ("A, B and the C") ``hub`` belongs to."""
+    base = info.sentence.start
+    text = info.text
+    same = sorted((m for m in info.mentions if m.types == hub.types), key=lambda m: m.start)
+    i = next((k for k, m in enumerate(same) if m.start == hub.start), None)
+    if i is None:
+        return hub, hub
+    lo = hi = i
+    while lo > 0 and _LIST_GAP.fullmatch(text, same[lo - 1].end - base, same[lo].start - base):
+        lo -= 1
+    while hi + 1 < len(same) and _LIST_GAP.fullmatch(
+        text, same[hi].end - base, same[hi + 1].start - base
+    ):
+        hi += 1
+    return same[lo], same[hi]
 
 
 _NEGATOR = re.compile(r"\b(?:not|never|no\s+longer|neither|nor|none)\b|n't\b|n’t\b", re.I)

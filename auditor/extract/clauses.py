@@ -19,7 +19,9 @@ _BREAK = re.compile(
     r";|:\s|\s[-–—]\s|\(|\)|,?(?<!\s\s)\s++(?:but|whereas|while|although|though|however|so|because|unless|"
     r"even\s+if|even\s+though|which|who|whereas|yet|and\s+then|and\s+(?=the\s)|or\s+(?=the\s)|"
     r"after|following|reflecting|bringing|making|leaving|as\s+(?=\w+\s+(?:approaches|rises|falls))|"
-    r"and\s+(?=held\b|ended\b|ruled\b|found\b|established\b)|while\s+the)\b|,\s++(?=and\s|or\s)",
+    r"and\s+(?=held\b|ended\b|ruled\b|found\b|established\b)|while\s+the)\b|,\s++(?=and\s|or\s)"
+    # ", marking its eighth cut since June 2024": a comment on the move, a clause of its own
+    r"|,\s++(?=(?:marking|signall?ing|capping|extending|its\s+(?:first|second|third|\w+th)\s)\b)",
     re.I,
 )
 

@@ -180,12 +180,19 @@ class Linker:
             length, cands = table[idx]
             start = end - length + 1
             stop = end + 1
+            matched = stop
             if not _bounded(norm, start, stop):
-                continue
+                # a plural of a several-word name or of a capital code: "currency transaction
+                # reports", "CTRs" (one-word names are left alone: "jerseys" is not Jersey)
+                plural = norm[stop : stop + 1] == "s" and norm[stop - 1].isalpha()
+                several = " " in norm[start:stop] or all(c[3] for c in cands)
+                if not (plural and several and _bounded(norm, start, stop + 1)):
+                    continue
+                stop += 1
             ok = tuple(
                 (eid, typ)
                 for eid, typ, dom, exact in cands
-                if (keep is None or dom in keep) and (exact is None or text[start:stop] == exact)
+                if (keep is None or dom in keep) and (exact is None or text[start:matched] == exact)
             )
             if ok:
                 raw.append((start, stop, ok))

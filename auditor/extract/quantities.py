@@ -110,10 +110,13 @@ _CURSIGN = r"(?:US\$|C\$|A\$|\$|€|£|¥|₹|USD|EUR|GBP|JPY|CHF|CAD|AUD|INR)"
 _CURWORD = r"(?:US\s+dollars|dollars?|euros?|pounds(?:\s+sterling)?|yen|Swiss\s+francs|USD|EUR|GBP|JPY|CHF)"
 _SEP = r"\s*(?:-|–|—|to|and|through)\s*"
 
+# "€ 10 000", "10 000 euros": thousands grouped by spaces (the EU's and SI style), read only
+# next to a currency (in a dose "2 500 mg" is two 500 mg tablets)
+_MNUM = rf"(?:(?<!\d)\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?![\d,]|\.\d)|{_NUM})"
 _MONEY = re.compile(
-    rf"(?P<cur>{_CURSIGN})\s?(?P<n1>{_NUM})(?:\s?(?P<s1>{_SCALEW})\b)?"
+    rf"(?P<cur>{_CURSIGN})\s?(?P<n1>{_MNUM})(?:\s?(?P<s1>{_SCALEW})\b)?"
     rf"(?:{_SEP}(?:{_CURSIGN})?\s?(?P<n2>{_NUM})(?:\s?(?P<s2>{_SCALEW})\b)?)?"
-    rf"|(?P<n3>{_NUM})(?:\s?(?P<s3>{_SCALEW})\b)?\s+(?P<cw>{_CURWORD})\b",
+    rf"|(?P<n3>{_MNUM})(?:\s?(?P<s3>{_SCALEW})\b)?\s+(?P<cw>{_CURWORD})\b",
     re.IGNORECASE,
 )
 _MEASURE = re.compile(
@@ -138,7 +141,8 @@ def _num(s: str) -> float:
     s = s.strip().lower()
     if s in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[s])
-    return float(s.replace(",", "").replace("−", "-").replace("–", "-"))
+    s = s.replace(",", "").replace(" ", "").replace("\u00a0", "").replace("\u202f", "")
+    return float(s.replace("−", "-").replace("–", "-"))
 
 
 def _unit_code(u: str) -> str:
@@ -169,11 +173,19 @@ def find_quantities(text: str) -> list[Quantity]:
 
     for q in find_fraction_percents(text):  # "5-1/4 to 5-1/2 percent"
         add(q)
-    for m in _MONEY.finditer(text):
+    pos = 0
+    while (m := _MONEY.search(text, pos)) is not None:
+        if _listed(text, m, "s1" if m.group("s1") else "n1", _AND_SIGN):
+            one = _MONEY.match(text, m.start(), m.end("s1") if m.group("s1") else m.end("n1"))
+            add(_money(text, one) if one else None)  # "$10,000 and $5,000": two amounts
+            pos = m.start("n2") - 1
+            continue
         add(_money(text, m))
+        pos = m.end()
     for m in _BETWEEN.finditer(text):
-        add(_measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2")))
-    for m in _MEASURE.finditer(text):
+        add(_measure(text, m.start(), m.end(), *m.group("n1", "n2", "u1", "u2")))
+    pos = 0
+    while (m := _MEASURE.search(text, pos)) is not None:
         if (
             not m.group("n3")
             and m.group("u1") is None
@@ -181,8 +193,15 @@ def find_quantities(text: str) -> list[Quantity]:
         ):
             # "in December 2024 to 4.25%-4.50%": the year is a date, not a range's start
             m = _MEASURE.search(text, m.start("n2"))
-        if m is not None:
-            add(_from_measure(text, m))
+            if m is None:
+                break
+        if _listed(text, m, "u1") or _move_then_level(m):
+            # "4.50%, 4.75% and 4.00%", "by 25 basis points to 2.00%": two values, not a range
+            add(_measure(text, m.start(), m.end("u1"), m.group("n1"), None, m.group("u1"), None))
+            pos = m.start("n2")
+            continue
+        add(_from_measure(text, m))
+        pos = m.end()
     found.sort(key=lambda q: q.start)
     return found
 
@@ -204,8 +223,36 @@ def _is_dated_year(text: str, start: int, n: str) -> bool:
 
 def _from_measure(text: str, m: re.Match[str]) -> Quantity | None:
     if m.group("n3"):
-        return _measure(text, m, m.group("n3"), None, m.group("u3"), None)
-    return _measure(text, m, m.group("n1"), m.group("n2"), m.group("u1"), m.group("u2"))
+        return _measure(text, m.start(), m.end(), m.group("n3"), None, m.group("u3"), None)
+    return _measure(text, m.start(), m.end(), *m.group("n1", "n2", "u1", "u2"))
+
+
+_AND = re.compile(r"\s*and\s*", re.I)
+_AND_SIGN = re.compile(rf"\s*and\s*{_CURSIGN}\s?", re.I)
+_BETWEEN_LEAD = re.compile(r"\bbetween\s+$", re.I)
+
+
+_MOVE_UNITS = frozenset({"bp", "percentage_points"})
+
+
+def _move_then_level(m: re.Match[str]) -> bool:
+    """ "25 basis points to 2.00 per cent": a move's size, then the level it reached."""
+    if m.group("n3") or m.group("u1") is None or m.group("u2") is None:
+        return False
+    units = {_unit_code(m.group("u1")), _unit_code(m.group("u2"))}
+    return len(units) == 2 and bool(units & _MOVE_UNITS)
+
+
+def _listed(text: str, m: re.Match[str], first_end: str, pattern: re.Pattern[str] = _AND) -> bool:
+    """Two values joined by a bare "and", each with its own unit or sign ("4.75% and 4.00%",
+    "$10,000 and $5,000"), are a list; "between X and Y" and "5.25 and 5.50 percent" stay
+    ranges."""
+    if m.group(first_end) is None or m.group("n2") is None:
+        return False
+    return bool(
+        pattern.fullmatch(text, m.end(first_end), m.start("n2"))
+        and not _BETWEEN_LEAD.search(text, max(0, m.start() - 10), m.start())
+    )
 
 
 def _money(text: str, m: re.Match[str]) -> Quantity | None:
@@ -223,7 +270,7 @@ def _money(text: str, m: re.Match[str]) -> Quantity | None:
 
 
 def _measure(
-    text: str, m: re.Match[str], n1: str, n2: str | None, u1: str | None, u2: str | None
+    text: str, start: int, stop: int, n1: str, n2: str | None, u1: str | None, u2: str | None
 ) -> Quantity | None:
     unit = _unit_code(u2 or u1 or "")
     if not unit:
@@ -244,8 +291,8 @@ def _measure(
                 value = canonical(a, _unit_code(u1))[0]
         except ValueError:
             return None
-    per, hours, end = _period(text, m.end())
-    return Quantity(m.start(), end, text[m.start() : end], value, vmax, code, dim, per, hours)
+    per, hours, end = _period(text, stop)
+    return Quantity(start, end, text[start:end], value, vmax, code, dim, per, hours)
 
 
 def _period(text: str, pos: int) -> tuple[str | None, float | None, int]:

@@ -18,7 +18,7 @@ from auditor.extract.assertion import non_assertion
 from auditor.extract.claim_base import base_claim, claim_date, format_quantity
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import finance_words as fw
-from auditor.extract.frames.common import value_clause
+from auditor.extract.frames.common import respective, value_clause
 from auditor.types import Claim, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -272,6 +272,9 @@ def _requirement(
     base = info.sentence.start
     a, _b = value_clause(info, q)
     reqs = info.mentions_of(_REQ)
+    paired = respective(info, q, reqs)
+    if paired is not None:  # "CET1, Tier 1 and total capital ... 4.5%, 6% and 8%, respectively"
+        return (*paired, "respectively") if paired else None
     after = [(m, e) for m, e in reqs if m.start >= q.end and m.start - q.end <= 30
              and re.fullmatch(r"[\s*_]*(?:\(|of\s+(?:the\s+)?)?[\s*_]*", info.text[q.end - base : m.start - base])]  # fmt: skip
     if after:

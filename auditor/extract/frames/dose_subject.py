@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
 from auditor.extract.frames import dose_words as w
-from auditor.extract.frames.common import value_clause
+from auditor.extract.frames.common import respective, value_clause
 from auditor.types import Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -66,7 +66,12 @@ def bind_subject(  # type: ignore[no-untyped-def]
         # "| Interacting drug | Recommendation |" / "| Clarithromycin | Do not exceed 20 mg |"
         # under "## Atorvastatin": the heading's drug, limited with the row's drugs
         return _row_subject(info, q, singles, kb)
-    binding = _pick(info, q, own, singles, a, kb)
+    paired = respective(info, q, singles)
+    if paired:  # "ibuprofen and naproxen ... 1,200 mg and 660 mg respectively": the k-th drug's
+        others = tuple(e for _, e in singles if e != paired[1])
+        binding = Binding(paired, "respectively", rival_ids=others)
+    else:
+        binding = _pick(info, q, own, singles, a, kb)
     if binding.subject is None:
         binding = _structural(info, q, singles, kb, subjects, from_context)
     if binding.subject is None:

@@ -47,7 +47,10 @@ PAST = re.compile(
 )
 PRESENT = re.compile(
     r"\b(?:is|are|remains?|stands?|sits?|currently|now|today|as\s+of\s+today|has\s+been|"
-    r"have\s+been|current)\b",
+    r"have\s+been|current|"
+    # a move in the present tense ("the ECB lifts its deposit rate to 4%"); "cuts" and "hikes"
+    # are left out: they are as often nouns ("after three cuts")
+    r"lifts|raises|lowers|reduces|trims|holds|keeps|leaves|climbs|rises|increases)\b",
     re.I,
 )
 

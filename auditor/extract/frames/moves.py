@@ -17,6 +17,7 @@ from auditor.extract.assertion import non_assertion, preference
 from auditor.extract.claim_base import base_claim
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
+from auditor.extract.dates import find_dates
 from auditor.extract.frames import finance_words as fw
 from auditor.types import Claim, Frame
 from knowledge_graphs.store import KnowledgeBase
@@ -85,6 +86,9 @@ def move_claims(  # type: ignore[no-untyped-def]
         ):  # "cut rates three times: on 9/18/2024, ..."
             dates = [d for d in info.dates if d.start - base >= b]
         dates = [d for d in dates if d.role in {"point", "by"} and d.precision != "now"]
+        if not dates and not any(d.role in {"point", "by"} for d in info.dates):
+            # "### ECB (Thursday, 6 June 2024)" over a line that names no date of its own
+            dates = _heading_date(info)
         if not dates or _RELATIVE.search(text[a:b]):
             continue
         direction = fw.move_of(_FIRST_VERB.sub("", verb).replace("hiking", "hike"))
@@ -117,6 +121,22 @@ def move_claims(  # type: ignore[no-untyped-def]
         out.append(c)
         break  # one move claim per sentence
     return out
+
+
+def _heading_date(info: SentenceInfo) -> list:  # type: ignore[type-arg]
+    """The one day-precise date of the nearest heading when that heading names a central bank
+    or rate ("### ECB (Thursday, 6 June 2024)"), for a sentence that names no date: a page's
+    own date ("Updated 4 December 2026") does not date the moves it recounts."""
+    if not info.layout.headings or not info.heading_mentions:
+        return []
+    if not any(m.of_type(_ISSUERS) for m in info.heading_mentions[0]):
+        return []
+    found = [
+        d
+        for d in find_dates(info.layout.headings[-1])
+        if d.role == "point" and d.precision == "day"
+    ]
+    return found if len(found) == 1 else []
 
 
 _SIZE = re.compile(

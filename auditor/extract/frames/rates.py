@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from auditor.extract.assertion import non_assertion, preference
 from auditor.extract.claim_base import base_claim, claim_date, format_quantity
@@ -22,7 +23,7 @@ from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.dates import find_dates
 from auditor.extract.frames import finance_words as fw
-from auditor.extract.frames.common import value_clause
+from auditor.extract.frames.common import respective, value_clause
 from auditor.types import Claim, DateRef, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -73,6 +74,11 @@ _CALLED_EXTREME = re.compile(
 )
 
 
+_MOVED_TO_EXTREME = re.compile(
+    r"\bto\s+(?:a|an|its|the)?\s*(?:new\s+)?(?:record|all-time|\d+-year|multi-year)"
+    r"(?:[\s-]+(?:high|low|peak))?\s+(?:of\s+)?[*_]*$",
+    re.I,
+)
 _COORDINATED = re.compile(r",\s*(?:and|but|while|whereas)\s|;|\.\s")
 
 
@@ -105,6 +111,11 @@ def _claim(
     frame.slots["series"] = "|".join(s.series)
     frame.slots["bound_by"] = s.source
     move = fw.move_of(info.text[max(0, s.mention.end - base) : q.start - base]) or fw.move_of(lead)
+    if (
+        move is None and s.source == "respectively"
+    ):  # "raised the rates on A, B and C to x, y and z"
+        names = [m.start for m, _ in info.mentions_of(_SERIES) if m.start < q.start]
+        move = fw.move_of(info.text[clause_at(info.text, min(names) - base)[0] : q.start - base])
     if move is None and info.layout.kind == "table_row":
         cells = " ".join(info.layout.cell_texts[1:])
         move = fw.move_of(cells) or _signed_move(cells)
@@ -128,6 +139,8 @@ def _claim(
         # "5.25%-5.50% was the highest range in 22 years": a copula calls the value an extreme
         ((m := _CALLED_EXTREME.match(info.text, q.end - base, cb)) and m.group(0)) or ""
     )
+    if extreme and move in {"up", "down"} and _MOVED_TO_EXTREME.search(lead[-40:]):
+        extreme = None  # "lifts the deposit rate to a record-high 4.00 percent": the new level
     if extreme:
         bounded = (
             claim.date is not None
@@ -265,7 +278,66 @@ def _date_role(info: SentenceInfo, claim: Claim, move: str | None) -> str:
     return "point"
 
 
+_FOREIGN_BANK = re.compile(  # central banks the graph does not name
+    r"\b(?:Bank\s+(?:of\s+)?(?!America\b|England\b|Canada\b|Japan\b|the\b)[A-Z][a-z]+|"
+    r"Central\s+Bank\s+of\s+(?:the\s+)?[A-Z][a-z]+|Banco\s+(?:Central|de)\s+\w+|"
+    r"(?!Europe|Euro)[A-Z][a-z]+(?:'s|’s)?\s+central\s+bank|Banxico|Bundesbank|"
+    r"Banque\s+de\s+France|Banca\s+d'Italia|Bangko\s+Sentral|Monetary\s+Authority\s+of\s+\w+)"
+)
+
+
 def _bind(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignore[no-untyped-def]
+    s = _bind_series(info, q, kb, subjects, from_context)
+    if s is None or s.other_bank or s.mention.of_type(_BANK):
+        return s
+    owner = _foreign_owner(info, s, kb)
+    if owner is None:
+        return s
+    if owner is False:
+        return None  # a bank the graph does not name: no claim about it, none about the ECB
+    m, eid = owner
+    ent = kb.entity(eid)
+    return _Series(m, eid, (), s.source, ent.label if ent is not None else m.text)
+
+
+def _foreign_owner(
+    info: SentenceInfo, s: _Series, kb: KnowledgeBase
+) -> tuple[Mention, str] | Literal[False] | None:
+    """ "The PBoC kept the one-year MLF rate at 2.50%", "Bank Indonesia held its deposit facility
+    rate at 5.25%": a series name the graph gives to one bank (the ECB's MLF and deposit
+    facility), said of another bank in the sentence — or, when the sentence names no bank, in
+    the sentence before — is that bank's rate. Its label, or None when the series' own bank is
+    named (or no bank is), False for a bank the graph does not name."""
+
+    def owns(eid: str) -> bool:
+        return any(f.object in s.series for f in kb.facts_about(eid, "setsRate"))
+
+    for f in kb.facts_with("setsRate"):  # "ECB deposit facility rate": the name says whose
+        bank = kb.entity(f.subject) if f.object in s.series else None
+        if bank is not None and any(
+            re.search(rf"\b{re.escape(n)}\b", s.mention.text) for n in (bank.label, *bank.aliases)
+        ):
+            return None
+    base = info.sentence.start
+    for mentions, text in (
+        ([m for m in info.mentions if m.start >= base], info.text),
+        (
+            [m for m in info.document_mentions
+             if base - len(info.previous_text) - 2 <= m.start and m.end <= base],
+            info.previous_text,
+        ),
+    ):  # fmt: skip
+        banks = [(m, e) for m in mentions if (e := m.of_type(_BANK))]
+        if any(owns(e) for _, e in banks):
+            return None
+        if banks:
+            return banks[0]
+        if _FOREIGN_BANK.search(text):
+            return False
+    return None
+
+
+def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignore[no-untyped-def]
     base = info.sentence.start
     a, _b = value_clause(info, q)
     text = info.text
@@ -273,6 +345,11 @@ def _bind(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignor
     if fw.BLOCKER.match(tail.strip(" *_")) or re.match(r"^[\s*_]*(?:of|in)\s+(?:GDP|the\s+)", tail):
         return None  # "2% inflation", "2 percent goal", "3% of GDP"
     issuers = [(m, e) for m, e in info.mentions_of(ISSUERS)]
+    paired = respective(info, q, [(m, e) for m, e in issuers if m.of_type(_SERIES)])
+    if paired is False:
+        return None  # "... 4.50% and 4.75% respectively" after three rate names: whose is which?
+    if paired is not None:
+        return series_of(*paired, kb, "respectively")
     named_after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 6
                    and re.match(r"^[\s*_]*\($", text[q.end - base : m.start - base])]  # fmt: skip
     if named_after and named_after[0][0].of_type(_SERIES):
