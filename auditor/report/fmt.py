@@ -7,6 +7,8 @@ number formats themselves are :mod:`auditor.fmt`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from auditor.fmt import num, pct
 
 
@@ -45,6 +47,54 @@ def operating_point_rows(risk: dict) -> list[list[str]]:  # type: ignore[type-ar
     return rows
 
 
+def scope_line(params: dict[str, Any]) -> str:
+    """What the report covers: ``tenant acme, domain legal, by the day each text was said``."""
+    scope = f"tenant {params['tenant']}" + (
+        f", domain {params['domain']}" if params.get("domain") else ""
+    )
+    if params.get("by") == "answered":
+        scope += ", by the day each text was said"
+    return scope
+
+
+def by_domain_rows(by_domain: list[dict[str, Any]]) -> list[list[str]]:
+    """The per-domain table: domain, audits, FER, mean trust score, coverage."""
+    return [
+        [
+            d["domain"],
+            num(d["audits"]),
+            pct(d["fer"]),
+            score(d["trust_score_mean"]),
+            pct(d["coverage"]),
+        ]
+        for d in by_domain
+    ]
+
+
+def top_rule_rows(rules: list[dict[str, Any]]) -> list[list[str]]:
+    """The top failing rules: rule, title, contradicted, claims checked, audits."""
+    return [
+        [x["rule_id"], x["title"] or "", num(x["contradicted"]), num(x["claims"]), num(x["audits"])]
+        for x in rules
+    ]
+
+
+def versions_rows(seen: list[dict[str, Any]]) -> list[list[str]]:
+    """The versions found in the audits: graphs, rules, auditor, audits."""
+    return [
+        [x["kg_version"], x["rules_version"], x["auditor_version"], num(x["audits"])] for x in seen
+    ]
+
+
+def rule_pack_rows(rule_packs: dict[str, Any]) -> list[list[str]]:
+    """Every rule of the loaded packs: pack and version, rule, title, citation."""
+    return [
+        [f"{p['pack']} {p['version']}", x["id"], x["title"], x["citation"]]
+        for p in rule_packs["packs"]
+        for x in p["rules"]
+    ]
+
+
 def risk_line(risk: dict) -> str:  # type: ignore[type-arg]
     """One sentence on the period's risk figures."""
     if not risk.get("audits_with_risk"):
@@ -56,4 +106,17 @@ def risk_line(risk: dict) -> str:  # type: ignore[type-arg]
     )
 
 
-__all__ = ["RISK_HEAD", "label", "num", "operating_point_rows", "pct", "risk_line", "score"]
+__all__ = [
+    "RISK_HEAD",
+    "by_domain_rows",
+    "label",
+    "num",
+    "operating_point_rows",
+    "pct",
+    "risk_line",
+    "rule_pack_rows",
+    "scope_line",
+    "score",
+    "top_rule_rows",
+    "versions_rows",
+]

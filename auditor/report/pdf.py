@@ -15,7 +15,19 @@ from typing import Any
 from auditor.errors import UsageError
 from auditor.report.charts import render_charts
 from auditor.report.data import provenance_text
-from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
+from auditor.report.fmt import (
+    RISK_HEAD,
+    by_domain_rows,
+    label,
+    num,
+    operating_point_rows,
+    pct,
+    risk_line,
+    scope_line,
+    score,
+    top_rule_rows,
+    versions_rows,
+)
 
 FONT = "DejaVu"
 TEXT_W = 180.0  # A4 width 210 mm minus 15 mm margins
@@ -147,10 +159,10 @@ class _Doc:
 def _summary(d: _Doc, r: dict[str, Any]) -> None:
     s, p = r["summary"], r["parameters"]
     d.h1(r["title"])
-    scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
-    if p.get("by") == "answered":
-        scope += ", by the day each text was said"
-    d.para(f"Period {p['from']} to {p['to']} · {scope} · generated {r['generated_at']}", color=80)
+    d.para(
+        f"Period {p['from']} to {p['to']} · {scope_line(p)} · generated {r['generated_at']}",
+        color=80,
+    )
     d.h2("Executive summary")
     c = s["counts"]
     d.table(
@@ -195,17 +207,7 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
     )
     d.h3("By domain")
     d.table(
-        ["domain", "audits", "FER", "mean trust score", "coverage"],
-        [
-            [
-                x["domain"],
-                num(x["audits"]),
-                pct(x["fer"]),
-                score(x["trust_score_mean"]),
-                pct(x["coverage"]),
-            ]
-            for x in s["by_domain"]
-        ],
+        ["domain", "audits", "FER", "mean trust score", "coverage"], by_domain_rows(s["by_domain"])
     )
 
 
@@ -217,16 +219,7 @@ def _charts(d: _Doc, r: dict[str, Any]) -> None:
         d.h3("Top failing rules")
         d.table(
             ["rule", "title", "contradicted", "claims", "audits"],
-            [
-                [
-                    x["rule_id"],
-                    x["title"] or "",
-                    num(x["contradicted"]),
-                    num(x["claims"]),
-                    num(x["audits"]),
-                ]
-                for x in r["top_failing_rules"]
-            ],
+            top_rule_rows(r["top_failing_rules"]),
             widths=[30, 88, 24, 19, 19],
         )
 
@@ -272,13 +265,7 @@ def _methodology(d: _Doc, r: dict[str, Any]) -> None:
         d.h3(item["term"])
         d.para(item["text"])
     d.h2("Versions and sources")
-    d.table(
-        ["graphs (kg_version)", "rules", "auditor", "audits"],
-        [
-            [x["kg_version"], x["rules_version"], x["auditor_version"], num(x["audits"])]
-            for x in v["seen"]
-        ],
-    )
+    d.table(["graphs (kg_version)", "rules", "auditor", "audits"], versions_rows(v["seen"]))
     if v["graphs"]:
         d.h3(f"Knowledge graphs loaded now ({v['graphs']['kg_version']})")
         for g in v["graphs"]["domains"]:
