@@ -16,12 +16,16 @@ from urllib.parse import urlsplit
 from auditor.report.charts import render_charts
 from auditor.report.data import provenance_text
 from auditor.report.fmt import (
+    REVIEW_HEAD,
     RISK_HEAD,
     by_domain_rows,
     label,
     num,
+    open_item_text,
     operating_point_rows,
     pct,
+    review_line,
+    review_rows,
     risk_line,
     rule_pack_rows,
     scope_line,
@@ -68,10 +72,14 @@ def environment() -> Any:
     )
     env.filters.update(num=num, pct=pct, score=score, label=label, safe_url=safe_url)
     env.globals.update(
+        REVIEW_HEAD=REVIEW_HEAD,
         RISK_HEAD=RISK_HEAD,
         by_domain_rows=by_domain_rows,
+        open_item_text=open_item_text,
         operating_point_rows=operating_point_rows,
         provenance_text=provenance_text,
+        review_line=review_line,
+        review_rows=review_rows,
         risk_line=risk_line,
         rule_pack_rows=rule_pack_rows,
         top_rule_rows=top_rule_rows,

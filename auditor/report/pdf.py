@@ -16,12 +16,16 @@ from auditor.errors import UsageError
 from auditor.report.charts import render_charts
 from auditor.report.data import provenance_text
 from auditor.report.fmt import (
+    REVIEW_HEAD,
     RISK_HEAD,
     by_domain_rows,
     label,
     num,
+    open_item_text,
     operating_point_rows,
     pct,
+    review_line,
+    review_rows,
     risk_line,
     scope_line,
     score,
@@ -170,6 +174,7 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
             "audits",
             "claims",
             "pooled FER",
+            "FER after review",
             "mean trust score",
             "coverage",
             "audits with a contradiction",
@@ -179,6 +184,7 @@ def _summary(d: _Doc, r: dict[str, Any]) -> None:
                 num(s["audits"]),
                 num(s["claims"]),
                 pct(s["fer"]["pooled"]),
+                pct(r["review"]["fer_after_review"]["pooled"]),
                 score(s["trust_score"]["mean"]),
                 pct(s["coverage"]["pooled"]),
                 num(s["audits_with_contradictions"]),
@@ -258,6 +264,25 @@ def _worst(d: _Doc, r: dict[str, Any]) -> None:
         d.pdf.ln(2)
 
 
+def _review(d: _Doc, r: dict[str, Any]) -> None:
+    rv = r["review"]
+    d.h2("Reviewer decisions", new_page=True)
+    d.table(REVIEW_HEAD, review_rows(rv, r["summary"]["fer"]["pooled"]), size=7.5)
+    d.para(review_line(rv))
+    d.h3(f"Needs review ({num(rv['items']['open'])} open items)")
+    for it in rv["open_items"]:
+        d.para(f"{it['verdict']} {it['kind']} “{it['text']}”", size=8.5, indent=3)
+        d.para(open_item_text(it), size=7.5, color=60, indent=6)
+    if rv["open_items_not_shown"]:
+        d.para(
+            f"... and {num(rv['open_items_not_shown'])} more open items (the review queue lists "
+            "them all)",
+            size=8,
+        )
+    if not rv["open_items"]:
+        d.para("No item is waiting for a reviewer.")
+
+
 def _methodology(d: _Doc, r: dict[str, Any]) -> None:
     m, v = r["methodology"], r["versions"]
     d.h2("Methodology", new_page=True)
@@ -319,6 +344,7 @@ def render_pdf(report: dict[str, Any]) -> bytes:
     _summary(d, report)
     _charts(d, report)
     _worst(d, report)
+    _review(d, report)
     _risk(d, report)
     _methodology(d, report)
     _integrity(d, report)
