@@ -1,5 +1,6 @@
-"""Figures and tables shared by every rendered format of the report (HTML, PDF); the
-number formats themselves are :mod:`auditor.fmt`.
+"""Figures, sentences and table rows of the report as people read them, used by the section
+model (:mod:`auditor.report.sections`) that HTML and PDF both lay out; the number formats
+themselves are :mod:`auditor.fmt`.
 
 >>> pct(0.18181), pct(None), num(12345), score(0.5)
 ('18.2%', 'n/a', '12,345', '50.0%')
@@ -83,15 +84,6 @@ def versions_rows(seen: list[dict[str, Any]]) -> list[list[str]]:
     """The versions found in the audits: graphs, rules, auditor, audits."""
     return [
         [x["kg_version"], x["rules_version"], x["auditor_version"], num(x["audits"])] for x in seen
-    ]
-
-
-def rule_pack_rows(rule_packs: dict[str, Any]) -> list[list[str]]:
-    """Every rule of the loaded packs: pack and version, rule, title, citation."""
-    return [
-        [f"{p['pack']} {p['version']}", x["id"], x["title"], x["citation"]]
-        for p in rule_packs["packs"]
-        for x in p["rules"]
     ]
 
 
@@ -189,7 +181,6 @@ __all__ = [
     "review_line",
     "review_rows",
     "risk_line",
-    "rule_pack_rows",
     "scope_line",
     "score",
     "time_text",
