@@ -9,6 +9,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 import pytest
 
 from auditor.report import build_report, render
@@ -240,6 +241,57 @@ def test_hostile_case_name_in_needs_review_is_text(reviewed_trail) -> None:
     # beta's one claim was supported and overturned: an error after review
     assert r["review"]["fer_after_review"]["pooled"] == 1.0
     assert r["summary"]["fer"]["pooled"] == 0.0
+
+
+@pytest.mark.parametrize(("threshold", "needing"), [("0.1", 1), ("0.3", 0)])
+def test_the_cli_reads_the_review_risk_threshold(
+    capsys, monkeypatch, db_url: str, tmp_path, threshold: str, needing: int
+) -> None:
+    from auditor.cli.main import main
+    from auditor.settings import get_settings
+
+    trail = Trail(db_url)
+    trail.record(B, text="B")  # risk 0.2, one unverifiable claim
+    trail.close()
+    today = datetime.now(UTC).date().isoformat()
+    monkeypatch.setenv("KGAUDIT_REVIEW_RISK_THRESHOLD", threshold)
+    get_settings.cache_clear()
+    try:
+        out = tmp_path / "r.json"
+        args = ["report", "--from", today, "--to", today, "--db", db_url, "--out", str(out)]
+        assert main(args) == 0, capsys.readouterr().err
+    finally:
+        get_settings.cache_clear()
+    review = orjson.loads(out.read_bytes())["review"]
+    assert review["risk_threshold"] == float(threshold)
+    assert review["items"]["needing_review"] == review["items"]["open"] == needing
+
+
+def test_the_api_reads_the_review_risk_threshold(db_url: str, tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from auditor.api.app import create_app
+    from auditor.api.keys import KeyStore
+    from auditor.settings import Settings
+
+    trail = Trail(db_url)
+    trail.record(B, text="B")  # risk 0.2, one unverifiable claim
+    app = create_app(
+        Settings(home=tmp_path, database_url=db_url, review_risk_threshold=0.1), trail=trail
+    )
+    _, token = KeyStore(trail).create(tenant="default", role="viewer")
+    today = datetime.now(UTC).date().isoformat()
+    with TestClient(app) as c:
+        r = c.get(
+            "/v1/reports",
+            params={"from": today, "to": today},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+    trail.close()
+    assert r.status_code == 200, r.text
+    review = r.json()["review"]
+    assert review["risk_threshold"] == 0.1 and review["items"]["open"] == 1
+    assert review["open_items"][0]["text"] == "Claim B3 is vague."
 
 
 @pytest.mark.slow
