@@ -130,6 +130,7 @@ def report_command(
             rules=rules,
             key=checkpoint_key(settings),
             by=by,
+            review_risk_threshold=settings.review_risk_threshold,
         )
     finally:
         trail.close()

@@ -3,7 +3,8 @@
 The dict is the JSON format as is; HTML, PDF and CSV render the same dict, so every figure
 appears identically in every format. Sections: ``parameters``, ``generated_at``,
 ``summary``, ``fer_over_time``, ``hallucination_types``, ``top_failing_rules``,
-``citation_outcomes``, ``worst_audits``, ``risk``, ``methodology``, ``versions``, ``integrity``.
+``citation_outcomes``, ``worst_audits``, ``review``, ``risk``, ``methodology``, ``versions``,
+``integrity``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from auditor.errors import UsageError
 from auditor.report.aggregate import Aggregate
 from auditor.report.methodology import methodology
+from auditor.report.review import ReviewTally, iter_with_reviews
 from auditor.trail.queries import BY_CHOICES
 
 REPORT_VERSION = 1
@@ -246,12 +248,17 @@ def build_report(
     key: bytes | None = None,
     now: datetime | None = None,
     by: str = "recorded",
+    review_risk_threshold: float = 0.5,
 ) -> dict[str, Any]:
     """The report over audits recorded from ``start`` through ``end`` (inclusive, UTC).
 
     ``by="answered"`` takes the period (and the FER-over-time days) by when each text was
     said, its ``metadata.answered_at``; an audit without one counts on the day it was
     recorded.
+
+    ``review`` holds the reviewer-adjusted figures (:mod:`auditor.report.review`) from every
+    review decision on these audits; ``review_risk_threshold`` (the setting of the same name)
+    says which unverifiable claims need a reviewer.
 
     ``kb``/``rules`` (the loaded graphs and rule packs) add rule titles, graph sources and
     rule-pack citations; ``key`` (the checkpoint key) lets the integrity statement check
@@ -268,8 +275,11 @@ def build_report(
     if by not in BY_CHOICES:
         raise UsageError(f"--by {by!r} is invalid; expected one of {', '.join(BY_CHOICES)}")
     agg = Aggregate(worst_n=worst, by=by)
-    for audit in trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain, by=by):
+    reviewed = ReviewTally(risk_threshold=review_risk_threshold)
+    audits = trail.iter_audits(tenant=tenant, start=first, end=last, domain=domain, by=by)
+    for audit, decisions in iter_with_reviews(trail, audits, tenant=tenant):
         agg.add(audit)
+        reviewed.add(audit, decisions)
     if agg.audits == 0:
         check_known_tenant(trail, tenant)
         scope = f"tenant {tenant!r}" + (f", domain {domain}" if domain else "")
@@ -292,6 +302,7 @@ def build_report(
         "top_failing_rules": agg.top_rules(rules),
         "citation_outcomes": agg.citation_outcomes(),
         "worst_audits": agg.worst(),
+        "review": reviewed.section(),
         "risk": risk_section(agg, sorted(agg.domains)),
         "methodology": methodology(),
         "versions": {

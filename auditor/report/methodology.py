@@ -76,6 +76,24 @@ REPORT_NOTES: list[tuple[str, str]] = [
         "evidence, with their sources.",
     ),
     (
+        "Reviewer-adjusted figures",
+        "Reviewers' decisions are the review events of the audit trail; the report reads every "
+        "decision on the period's audits recorded before it was generated. An item (a claim or "
+        "a citation) takes the state of its newest confirm or overturn; a note changes nothing. "
+        "Open: it needs a person (a contradicted claim, a citation not verified, an "
+        "unverifiable claim of an answer whose risk is at least the review threshold) and no "
+        "one has confirmed or overturned it. Noted: it has at least one note, whatever its "
+        "state. FER after review counts each claim with its reviewed verdict: an overturned "
+        "contradicted claim counts as supported (not an error), an overturned supported claim "
+        "as contradicted (an error), a confirmed or undecided claim keeps its verdict, and an "
+        "overturned unverifiable claim stays unverifiable, outside FER (the decision says it "
+        "could be checked, not whether it is right); decisions on citations do not change FER. "
+        "The verifiable claims are thus the same before and after review. Time to review is "
+        "the time of an item's first confirm or overturn minus the time its audit was "
+        "recorded; the median is over the decided items. Needs review lists every open item "
+        "by its text (the claim, or the citation with its case name) and its audit id.",
+    ),
+    (
         "Reproducibility",
         "Every audit stores the content hash of the graphs (kg_version), of the rule packs "
         "(rules_version) and the auditor version; re-running a stored audit against the same "

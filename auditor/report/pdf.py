@@ -1,9 +1,11 @@
 """The report as a PDF, with fpdf2 and the DejaVu fonts matplotlib ships (no system library).
 
-Pages: 1 title and executive summary; 2-3 the five charts and the top failing rules;
-then the worst audits with claim-level evidence; methodology, versions and sources; and
-the audit-trail integrity statement. Every page's footer repeats the period and the
-generation time.
+It lays out the section model of :mod:`auditor.report.sections` (the same sections, text and
+tables as the HTML page). Pages: 1 title and executive summary; 2-3 the six charts and the
+top failing rules; then the worst audits with claim-level evidence; the reviewer decisions
+and the needs-review list; calibrated risk; methodology, versions and sources and the
+audit-trail integrity statement. A link is clickable and printed with its URL on a line of
+its own. Every page's footer repeats the period and the generation time.
 """
 
 from __future__ import annotations
@@ -13,9 +15,21 @@ import os
 from typing import Any
 
 from auditor.errors import UsageError
-from auditor.report.charts import render_charts
-from auditor.report.data import provenance_text
-from auditor.report.fmt import RISK_HEAD, label, num, operating_point_rows, pct, risk_line, score
+from auditor.report.sections import (
+    Block,
+    Definitions,
+    Entries,
+    Figure,
+    Heading,
+    Kpis,
+    Link,
+    Para,
+    Run,
+    Table,
+    header,
+    runs_text,
+    sections,
+)
 
 FONT = "DejaVu"
 TEXT_W = 180.0  # A4 width 210 mm minus 15 mm margins
@@ -144,197 +158,65 @@ class _Doc:
         return bytes(self.pdf.output())
 
 
-def _summary(d: _Doc, r: dict[str, Any]) -> None:
-    s, p = r["summary"], r["parameters"]
-    d.h1(r["title"])
-    scope = f"tenant {p['tenant']}" + (f", domain {p['domain']}" if p["domain"] else "")
-    if p.get("by") == "answered":
-        scope += ", by the day each text was said"
-    d.para(f"Period {p['from']} to {p['to']} · {scope} · generated {r['generated_at']}", color=80)
-    d.h2("Executive summary")
-    c = s["counts"]
-    d.table(
-        [
-            "audits",
-            "claims",
-            "pooled FER",
-            "mean trust score",
-            "coverage",
-            "audits with a contradiction",
-        ],
-        [
-            [
-                num(s["audits"]),
-                num(s["claims"]),
-                pct(s["fer"]["pooled"]),
-                score(s["trust_score"]["mean"]),
-                pct(s["coverage"]["pooled"]),
-                num(s["audits_with_contradictions"]),
-            ]
-        ],
-    )
-    d.para(
-        f"Claims: {num(c['supported'])} supported, {num(c['contradicted'])} contradicted, "
-        f"{num(c['unverifiable'])} unverifiable. Trust score p10 "
-        f"{score(s['trust_score']['p10'])}, median {score(s['trust_score']['p50'])}. "
-        f"Citation confidence mean {pct(s['citation_confidence']['mean'])} over "
-        f"{num(s['citation_confidence']['audits_with_citations'])} audits with citations; "
-        f"{num(s['citations']['contradicted'])} citations failed, "
-        f"{num(s['citations']['could_not_be_checked'])} could not be checked "
-        f"({num(s['citations']['audits_needing_review'])} audits need review)."
-    )
-    d.h3("FER distribution")
-    f = s["fer"]
-    d.table(
-        ["mean", "p50", "p90", "p95", "max"],
-        [[pct(f["mean"]), pct(f["p50"]), pct(f["p90"]), pct(f["p95"]), pct(f["max"])]],
-    )
-    d.table(
-        [h["bin"] for h in f["histogram"]] + ["nothing verifiable"],
-        [[num(h["audits"]) for h in f["histogram"]] + [num(f["audits_without_verifiable_claims"])]],
-    )
-    d.h3("By domain")
-    d.table(
-        ["domain", "audits", "FER", "mean trust score", "coverage"],
-        [
-            [
-                x["domain"],
-                num(x["audits"]),
-                pct(x["fer"]),
-                score(x["trust_score_mean"]),
-                pct(x["coverage"]),
-            ]
-            for x in s["by_domain"]
-        ],
-    )
+NEW_PAGE = frozenset({"charts", "worst", "review", "risk", "methodology"})
+COLOR = {"muted": 80, "bad": 150}
 
 
-def _charts(d: _Doc, r: dict[str, Any]) -> None:
-    d.h2("Charts", new_page=True)
-    for _, caption, png in render_charts(r):
-        d.image(png, caption)
-    if r["top_failing_rules"]:
-        d.h3("Top failing rules")
-        d.table(
-            ["rule", "title", "contradicted", "claims", "audits"],
-            [
-                [
-                    x["rule_id"],
-                    x["title"] or "",
-                    num(x["contradicted"]),
-                    num(x["claims"]),
-                    num(x["audits"]),
-                ]
-                for x in r["top_failing_rules"]
-            ],
-            widths=[30, 88, 24, 19, 19],
-        )
+def _links(runs: tuple[Run, ...]) -> list[Link]:
+    return [r for r in runs if isinstance(r, Link) and r.url]
 
 
-def _worst(d: _Doc, r: dict[str, Any]) -> None:
-    d.h2(f"Worst audits ({len(r['worst_audits'])})", new_page=True)
-    for w in r["worst_audits"]:
-        d.h3(f"Audit {w['id']}")
-        d.para(
-            f"external id {w['external_id'] or '-'} · {w['domain']} · recorded "
-            f"{w['created_at']} · as of {w['as_of']} · FER {pct(w['fer'])} · trust score "
-            f"{score(w['joint_score'])}",
-            size=8,
-            color=80,
-        )
-        if w.get("context"):
-            d.para(f"Question: {w['context']}", size=8)
-        for c in w["claims"]:
-            d.para(
-                f"CONTRADICTED ({c['rule_id']}, {label(c['hallucination_type'])}) “{c['text']}”",
-                size=8.5,
-                indent=3,
-            )
-            d.para(f"why: {c['reason']}", size=8, indent=6)
-            for e in c["evidence"]:
-                src = (
-                    (f" — source: {e['document']}" + (f", {e['section']}" if e["section"] else ""))
-                    if e["document"]
-                    else ""
-                )
-                d.para(f"{e['role']}: {e['statement']}{src}", size=7.5, color=60, indent=9)
-                if e["url"]:
-                    d.link(e["url"], e["url"], size=7.5, indent=12)
-        if w["claims_not_shown"]:
-            d.para(f"... and {w['claims_not_shown']} more contradicted claims", size=8)
+def _para(
+    d: _Doc,
+    runs: tuple[Run, ...],
+    *,
+    style: str = "",
+    size: float = 9,
+    indent: float = 0,
+    color: int = 0,
+) -> None:
+    """A paragraph, then each of its links on a line of its own (clickable, and readable on
+    paper)."""
+    d.para(runs_text(runs), size=size, color=COLOR.get(style, color), indent=indent)
+    for x in _links(runs):
+        d.link(f"{x.text}: {x.url}", x.url or "", size=min(size, 7.5), indent=indent + 3)
+
+
+def _block(d: _Doc, b: Block) -> None:
+    if isinstance(b, Heading):
+        d.h3(b.text)
+    elif isinstance(b, Para):
+        _para(d, b.runs, style=b.style, size=8 if b.style == "muted" else 9)
+    elif isinstance(b, Table):
+        rows = [[(c.text, c.url) if isinstance(c, Link) else c for c in row] for row in b.rows]
+        d.table(list(b.head), rows, list(b.widths) if b.widths else None, size=b.size or 8)
+    elif isinstance(b, Kpis):
+        d.table([k for k, _ in b.items], [[v for _, v in b.items]])
+    elif isinstance(b, Figure):
+        d.image(b.png, b.caption)
+    elif isinstance(b, Entries):
+        for e in b.items:
+            d.para(f"{e.lead} {runs_text(e.text)}", size=8.5, indent=3)
+            for line in e.lines:
+                _para(d, line, size=8, indent=6)
+            for sub in e.sub:
+                _para(d, sub, size=7.5, color=60, indent=9)
         d.pdf.ln(2)
-
-
-def _methodology(d: _Doc, r: dict[str, Any]) -> None:
-    m, v = r["methodology"], r["versions"]
-    d.h2("Methodology", new_page=True)
-    for item in m["definitions"] + m["report"]:
-        d.h3(item["term"])
-        d.para(item["text"])
-    d.h2("Versions and sources")
-    d.table(
-        ["graphs (kg_version)", "rules", "auditor", "audits"],
-        [
-            [x["kg_version"], x["rules_version"], x["auditor_version"], num(x["audits"])]
-            for x in v["seen"]
-        ],
-    )
-    if v["graphs"]:
-        d.h3(f"Knowledge graphs loaded now ({v['graphs']['kg_version']})")
-        for g in v["graphs"]["domains"]:
-            d.para(
-                f"{g['domain']} {g['version']}: {num(g['facts'])} facts, "
-                f"{num(g['entities'])} entities, {num(g['sources'])} sources. Most used: "
-                + "; ".join(f"{s['document']} ({num(s['facts'])})" for s in g["top_sources"])
-                + ". "
-                + provenance_text(g.get("provenance")),
-                size=8,
-            )
-            for src in g["top_sources"]:
-                if src.get("url"):
-                    d.link(f"{src['document']}: {src['url']}", src["url"], size=7, indent=3)
-    if v["rule_packs"]:
-        d.h3(f"Rule packs ({v['rule_packs']['rules_version']})")
-        d.table(
-            ["pack", "rule", "title", "cites"],
-            [
-                [f"{p['pack']} {p['version']}", x["id"], x["title"], (x["citation"], x.get("url"))]
-                for p in v["rule_packs"]["packs"]
-                for x in p["rules"]
-            ],
-            widths=[22, 30, 58, 70],
-            size=7,
-        )
-
-
-def _risk(d: _Doc, r: dict[str, Any]) -> None:
-    risk = r.get("risk")
-    if not risk:
-        return
-    d.h2("Calibrated risk and operating points", new_page=True)
-    d.para(risk_line(risk))
-    d.para(risk["statement"])
-    rows = operating_point_rows(risk)
-    if rows:
-        d.table(RISK_HEAD, rows, widths=[22, 22, 28, 28, 28, 52], size=8)
-
-
-def _integrity(d: _Doc, r: dict[str, Any]) -> None:
-    i = r["integrity"]
-    d.h2("Audit-trail integrity")
-    d.para(i["statement"], color=0 if i["chain_verified"] else 150)
-    d.para(f"Head hash: {i['head_hash']}", size=8)
-    d.para(f"Report generated at {r['generated_at']} by kgaudit.", size=8, color=80)
+    elif isinstance(b, Definitions):
+        for term, text in b.items:
+            d.h3(term)
+            d.para(text)
 
 
 def render_pdf(report: dict[str, Any]) -> bytes:
     d = _Doc(report)
-    _summary(d, report)
-    _charts(d, report)
-    _worst(d, report)
-    _risk(d, report)
-    _methodology(d, report)
-    _integrity(d, report)
+    title, subtitle = header(report)
+    d.h1(title)
+    d.para(subtitle, color=80)
+    for sec in sections(report):
+        d.h2(sec.title, new_page=sec.id in NEW_PAGE)
+        for b in sec.blocks:
+            _block(d, b)
     return d.output()
 
 

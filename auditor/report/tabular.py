@@ -7,7 +7,10 @@ day, type, rule, outcome or audit id the figure belongs to.
 The ``claims`` section is the claims table of the worst audits (the contradicted claims the
 report shows): ``key`` is ``<audit id>#<n>``, ``metric`` a column of
 :data:`auditor.claim_table.COLUMNS` (text, span, verdict, rule id, evidence, source, URL,
-quote), so pivoting ``key`` × ``metric`` gives one row per claim.
+quote), so pivoting ``key`` × ``metric`` gives one row per claim. The ``needs_review``
+section lists the open items the same way (``key`` ``<audit id>#<item>``, e.g.
+``…#citation:0``); ``review``, ``fer_after_review`` and ``time_to_review`` hold the
+reviewer-adjusted figures.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from auditor.claim_table import COLUMNS, claim_rows
 HEADER = ("section", "metric", "domain", "key", "value")
 Row = tuple[str, str, str, str, Any]
 CLAIM_COLUMNS = tuple(c for c in COLUMNS if c not in {"audit", "claim", "domain"})
+NEEDS_REVIEW_COLUMNS = ("kind", "verdict", "text", "rule_id", "reason", "external_id", "notes")
 
 
 def _v(x: Any) -> Any:
@@ -77,6 +81,21 @@ def _rows(r: dict[str, Any]) -> Iterator[Row]:
             key = f"{w['id']}#{row['claim']}"
             for col in CLAIM_COLUMNS:
                 yield ("claims", col, w["domain"], key, _v(row[col]))
+    rv = r["review"]
+    for k in ("events", "audits_reviewed", "risk_threshold"):
+        yield ("review", k, "", "", rv[k])
+    for k, v in rv["items"].items():
+        yield ("review", "items", "", k, v)
+    for o in rv["overturned"]:
+        yield ("review", "overturned", "", f"{o['kind']}:{o['verdict']}", o["items"])
+    for k, v in rv["fer_after_review"].items():
+        yield ("fer_after_review", k, "", "", _v(v))
+    for k, v in rv["time_to_review"].items():
+        yield ("time_to_review", k, "", "", _v(v))
+    for it in rv["open_items"]:  # the "needs review" list: one key per open item
+        key = f"{it['audit_id']}#{it['item']}"
+        for col in NEEDS_REVIEW_COLUMNS:
+            yield ("needs_review", col, it["domain"] or "", key, _v(it[col]))
     risk = r.get("risk") or {}
     for k in ("audits_with_risk", "mean", "p50", "p90", "model_version"):
         yield ("risk", k, "", "", _v(risk.get(k)))

@@ -74,6 +74,7 @@ def get_report(
             rules=rules,
             key=checkpoint_key(settings),
             by=by,
+            review_risk_threshold=settings.review_risk_threshold,
         )
     except NoAudits as exc:
         raise ApiError(404, "no_audits", str(exc)) from exc
