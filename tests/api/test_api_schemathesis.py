@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,17 @@ def fuzzed_app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
             json={"text": "Ibuprofen is an NSAID.", "domain": "medical"},
             headers={"Authorization": f"Bearer {TOKENS['admin']}"},
         )
+        # the embedded engine loads in the background: a 503 "warming_up" while it does is
+        # documented behaviour, not a server error, so the fuzzer starts once it has loaded
+        for _ in range(240):
+            r = client.post(
+                "/v1/chat/completions",
+                json={"messages": [{"role": "user", "content": "Hi"}], "max_tokens": 1},
+                headers={"Authorization": f"Bearer {TOKENS['admin']}"},
+            )
+            if r.status_code != 503 or r.json()["error"]["code"] != "warming_up":
+                break
+            time.sleep(0.5)
     yield app
     trail.close()
 
