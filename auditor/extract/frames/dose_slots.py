@@ -186,6 +186,10 @@ def fill_slots(
     """Population, status, formulation, strength, brand, indication and period."""
     local, around = qualifier_parts(info, q)
     earlier = _earlier_value_clause(info, q)
+    for text in _own_segments(info, q):  # "40 mg for adults under 60, ... 20 mg for those over 60"
+        if pop := w.population_of(text):
+            frame.slots["population"] = pop
+            break
     for text in (local, *around):
         if "population" not in frame.slots and (pop := w.population_of(text)):
             frame.slots["population"] = pop
@@ -209,6 +213,22 @@ def fill_slots(
     period = _period(q, local, around)
     if period:
         frame.slots["period"] = period
+
+
+def _own_segments(info: SentenceInfo, q: Quantity) -> list[str]:
+    """With other doses in the value's clause, the words that are the value's alone: after it
+    up to the next dose, then before it back to the previous one. Empty when it stands alone."""
+    base = info.sentence.start
+    a, b = value_clause(info, q)
+    doses = [x for x in info.quantities if x.dimension == q.dimension and a <= x.start - base < b]
+    if len(doses) < 2:
+        return []
+    after = [x.start - base for x in doses if x.start > q.start]
+    before = [x.end - base for x in doses if x.end <= q.start]
+    return [
+        info.text[q.end - base : min(after, default=b)],
+        info.text[max(before, default=a) : q.start - base],
+    ]
 
 
 def _earlier_value_clause(info: SentenceInfo, q: Quantity) -> str | None:

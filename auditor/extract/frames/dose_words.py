@@ -25,6 +25,12 @@ _MAX = (
     r"(?:do|does|should|must|can|will|may)\s*(?:not|n't|n’t)\s+(?:\w+\s+){0,2}?"
     r"(?:exceed|go\s+(?:over|above|beyond)|(?:take|use|give|get|have|be\s+given)\s+more\s+than)|"
     r"(?:never|don't|don’t)\s+(?:\w+\s+){0,2}?(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
+    # "should not give citalopram at doses that exceed", "should no longer be used at doses
+    # greater than": a bound on every dose given
+    r"(?:should|must|do|does)\s*(?:not|n't|n’t|no\s+longer)\s+(?:be\s+)?"
+    r"(?:(?!start|initiat|begin|began)\w+\s+){0,3}?at\s+"
+    r"(?:a\s+)?doses?\s+(?:that\s+|which\s+)?(?:exceed(?:ing|s)?|greater\s+than|above|higher\s+"
+    r"than|over|of\s+more\s+than)|"
     r"limit(?:ed|s)?(?:\s+(?:it|intake|use|yourself|the\s+dose))?\s+(?:of|to|is|at)|"
     r"(?:daily|dose|dosing|total|upper|label(?:'s)?|24[- ]hour)\s+(?:limit|cap|ceiling|maximum)|"
     r"at\s+most|highest\s+(?:\w+\s+){0,2}?dose|top\s+(?:\w+\s+)?dose|ceiling|"
@@ -211,19 +217,23 @@ COMBINATION_BEFORE = re.compile(r"\d\s*(?:mg|mcg|g)?\s*/\s*$", re.I)
 
 _ADULT_OTC_AGE = re.compile(
     r"\b(?:children|kids|adolescents)?\s*(?:aged?\s+)?12\s*(?:years?|yrs?)?(?:\s+of\s+age)?\s*"
-    r"(?:and|or|&)\s*(?:older|over|up|above)",
+    r"(?:and|or|&)\s*(?:older|over|up|above)"
+    # "adults and children 6 years and older": the statement covers adults
+    r"|\badults?\s+(?:and|&)\s+(?:children|kids)\s+(?:aged?\s+)?\d{1,2}\s*(?:years?|yrs?)?"
+    r"(?:\s+of\s+age)?\s*(?:and|or|&)\s*(?:older|over|up|above)",
     re.I,
 )
 _PEDIATRIC = re.compile(
     r"\b(?:child(?:ren|'s)?|kids?|pediatric|paediatric|infants?'?|toddlers?|neonat\w*|newborns?|"
-    r"bab(?:y|ies)|adolescents?|teens?|(?:under|younger\s+than|below)\s+(?:age\s+)?\d{1,2}"
-    r"(?:\s*(?:years?|yrs?))?|\d{1,2}\s*(?:to|-|–)\s*\d{1,2}\s*(?:years?|yrs?))\b",
+    # an age bound below adulthood ("under 12", "2 to 11 years"); "adults under 60" is not one
+    r"bab(?:y|ies)|adolescents?|teens?|(?:under|younger\s+than|below)\s+(?:age\s+)?(?:1[0-8]|\d)"
+    r"(?!\d)(?:\s*(?:years?|yrs?))?|(?:1[0-7]|\d)\s*(?:to|-|–)\s*\d{1,2}\s*(?:years?|yrs?))\b",
     re.I,
 )
 _ELDERLY = re.compile(
     r"\b(?:elderly|older\s+(?:adults?|patients?|people)|geriatric|seniors?|"
     r"(?:aged?\s+)?(?:6[05]|7[05]|80)\s*\+|(?:aged?\s+)?(?:6[05]|7[05]|80)\s*(?:years?\s*)?(?:and|or|&)\s*"
-    r"(?:older|over|above)|(?:over|above|older\s+than|greater\s+than)\s+(?:age\s+)?(?:6[05]|7[05]|80))\b",
+    r"(?:older|over|above)|(?:over|above|older\s+than|greater\s+than)\s+(?:age\s+)?(?:6\d|7\d|8\d))\b",
     re.I,
 )
 _RENAL = re.compile(

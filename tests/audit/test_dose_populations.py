@@ -1,0 +1,64 @@
+"""A dose's population is read from the words that are the dose's own, and age bounds of
+adults are not children: "40 mg for adults under 60, 20 mg for patients over 60"."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor import audit
+from auditor.extract.frames.dose_words import population_of
+
+
+@pytest.mark.parametrize(
+    ("text", "population"),
+    [
+        ("adults under 60 years of age", "adult"),
+        ("adults 18 to 64 years", "adult"),
+        ("patients over 60 years", "elderly"),
+        ("adults and children 6 years and older", "adult"),
+        ("children under 12", "pediatric"),
+        ("children 2 to 11 years", "pediatric"),
+        ("under 18", "pediatric"),
+    ],
+)
+def test_population_words(text: str, population: str) -> None:
+    assert population_of(text) == population
+
+
+def _verdicts(text: str) -> list[tuple[str, str | None]]:
+    return [(c.verdict, c.object) for c in audit(text, domain="medical", as_of="2025-01-01").claims]
+
+
+def test_each_dose_of_a_sentence_takes_its_own_population() -> None:
+    text = (
+        "The maximum recommended dose of citalopram is {a} per day for adults under 60 years of "
+        "age, with recommended maximum of {b} per day for patients over 60 years."
+    )
+    assert _verdicts(text.format(a="40 mg", b="20 mg")) == [
+        ("supported", "40 mg per day"),
+        ("supported", "20 mg per day"),
+    ]
+    assert _verdicts(text.format(a="20 mg", b="40 mg")) == [
+        ("contradicted", "20 mg per day"),
+        ("contradicted", "40 mg per day"),
+    ]
+
+
+def test_adults_and_children_over_an_age_read_as_the_adult_label() -> None:
+    text = (
+        "The maximum recommended dose of loratadine is 10 mg once daily for adults and children "
+        "6 years and older."
+    )
+    assert _verdicts(text) == [("supported", "10 mg per day")]
+
+
+def test_a_bound_on_every_dose_given_is_a_maximum() -> None:
+    assert _verdicts("Doctors should not give citalopram at doses that exceed 60 mg per day.") == [
+        ("contradicted", "60 mg per day")
+    ]
+    claims = audit(
+        "Patients should not be started at doses above 20 mg of citalopram.",
+        domain="medical",
+        as_of="2025-01-01",
+    ).claims
+    assert [c.frame.role for c in claims if c.frame] == ["start"]
