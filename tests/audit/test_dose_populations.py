@@ -62,3 +62,13 @@ def test_a_bound_on_every_dose_given_is_a_maximum() -> None:
         as_of="2025-01-01",
     ).claims
     assert [c.frame.role for c in claims if c.frame] == ["start"]
+
+
+def test_the_maximum_named_as_subject_of_can_go_up_to_is_a_maximum() -> None:
+    text = "The maximum daily dose for prescription ibuprofen can go up to {v}."
+    assert [v for v, _ in _verdicts(text.format(v="4,000 mg"))] == ["contradicted"]
+    # without "the maximum" as its subject the same verb is a permitted dose, not a maximum
+    claims = audit(
+        "Prescription ibuprofen can go up to 3,200 mg a day.", domain="medical", as_of="2025-01-01"
+    ).claims
+    assert [c.frame.role for c in claims if c.frame] == ["permitted"]

@@ -101,7 +101,16 @@ def role_before(lead: str, clause: str = "") -> tuple[str, str] | None:
         and not _PERMITTED_STEP.search(clause or lead)
     ):
         return "titration", words  # "increase by 25 mg every 3 days up to 100 mg/day"
+    if role == "permitted" and _MAX_SUBJECT.search(lead[: last.start()]):
+        return "maximum", words  # "the maximum daily dose ... can go up to 3,200 mg"
     return role, words
+
+
+# the maximum named as the subject the permitted verb is said of
+_MAX_SUBJECT = re.compile(
+    r"\b(?:the|its|a)\s+max(?:imum|imal)?\s+(?:\w+\s+){0,2}?doses?\b(?:(?!\b(?:is|was|but)\b)[^.;:]){0,60}$",
+    re.I,
+)
 
 
 # "it can be increased (in steps) up to 20 mg": the ceiling the titration may reach
