@@ -72,3 +72,36 @@ def test_the_maximum_named_as_subject_of_can_go_up_to_is_a_maximum() -> None:
         "Prescription ibuprofen can go up to 3,200 mg a day.", domain="medical", as_of="2025-01-01"
     ).claims
     assert [c.frame.role for c in claims if c.frame] == ["permitted"]
+
+
+def test_each_listed_dose_takes_its_own_status_and_formulation() -> None:
+    otc_rx = (
+        "For adults, the maximum approved loperamide dose is 8 mg/d for over-the-counter use "
+        "and {rx} for prescription use."
+    )
+    assert _verdicts(otc_rx.format(rx="16 mg/d")) == [
+        ("supported", "8 mg per day"),
+        ("supported", "16 mg per day"),
+    ]
+    assert ("contradicted", "24 mg per day") in _verdicts(otc_rx.format(rx="24 mg/d"))
+    forms = (
+        "The maximum recommended dose of metformin is 2550 mg per day for immediate-release "
+        "formulations and {er} per day for extended-release formulations."
+    )
+    assert _verdicts(forms.format(er="2000 mg")) == [
+        ("supported", "2550 mg per day"),
+        ("supported", "2000 mg per day"),
+    ]
+    assert sorted(_verdicts(forms.format(er="2550 mg"))) == [
+        ("contradicted", "2550 mg per day"),  # the extended-release maximum is 2,000 mg
+        ("supported", "2550 mg per day"),
+    ]
+
+
+def test_an_equivalence_aside_of_another_dose_lends_no_qualifier() -> None:
+    text = (
+        "The maximum recommended dose of acetaminophen for adults is 4,000 mg daily (the same as "
+        "8 extra strength tablets of 500 mg or 12 regular strength tablets of 325 mg)."
+    )
+    # the graph's oral maximum is the 3,000 mg of one Extra Strength product: not this claim's
+    assert "contradicted" not in [v for v, _ in _verdicts(text)]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from knowledge_graphs import load_graphs
@@ -25,14 +23,19 @@ USER_TTL = """@prefix kga: <https://kgaudit.dev/ontology#> .
 """
 
 
-def test_cache_loads_fast(tmp_path, kb):
-    # kb fixture guarantees the default cache exists; time a cold in-process load of it
-    from knowledge_graphs.cache import load_domain
+def test_a_fresh_cache_is_loaded_not_rebuilt(kb, monkeypatch):
+    # kb fixture guarantees the default cache exists. Start-up time itself is a benchmark
+    # figure (README, "graphs load in 0.6 s"), not a timed test: what a test can pin is that a
+    # fresh cache is read as it is, never rebuilt
+    from knowledge_graphs import cache
 
-    t0 = time.perf_counter()
+    def no_rebuild(*_a, **_k):
+        raise AssertionError("a fresh cache was rebuilt")
+
+    monkeypatch.setattr(cache, "build_domain", no_rebuild)
     for d in ("finance", "medical", "legal"):
-        load_domain(d)
-    assert time.perf_counter() - t0 < 6.0  # generous bound for a loaded CI box; target is < 2 s
+        ents, facts, version = cache.load_domain(d)
+        assert ents and facts and version
 
 
 def test_kg_version_is_a_stable_content_hash(kb):

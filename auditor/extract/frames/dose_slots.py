@@ -23,6 +23,9 @@ from auditor.types import Frame, Mention, Quantity
 _CONNECTOR = re.compile(
     r"^[\s*_,;()/]*(?:(?:or|and|to|-|–|=|i\.e\.,?|which\s+is)\s*)?[\s*_(]*$", re.I
 )
+_QUALIFIED_CONNECTOR = re.compile(
+    r"^\s*(?:for|in|with)\s+[^,;.:()\d]{1,50}?\s*,?\s*(?:and|or)\s*$", re.I
+)
 _DAILY = re.compile(r"\b(?:daily|per\s+day|a\s+day|/\s*day|each\s+day|every\s+day|24[- ]hours?|"
                     r"in\s+a\s+day|total\s+daily|at\s+bedtime|nightly|at\s+night|before\s+bed|"
                     r"each\s+night|every\s+night|once\s+a\s+night)\b", re.I)  # fmt: skip
@@ -120,8 +123,14 @@ def role_of(
         return before[0], before[1], "clause"
     if after:
         return after[0], after[1], "clause"
-    if prev is not None and prev[2] - base > a and _CONNECTOR.match(lead):
-        return prev[0], prev[1], "clause"  # "500 mg twice a day or 850 mg once a day"
+    if (
+        prev is not None
+        and prev[2] - base > a
+        and (_CONNECTOR.match(lead) or _QUALIFIED_CONNECTOR.match(lead))
+    ):
+        # "500 mg twice a day or 850 mg once a day", "8 mg/d for over-the-counter use and
+        # 16 mg/d for prescription use": the list goes on under the same role
+        return prev[0], prev[1], "clause"
     if prev is not None and prev[2] - base > a:
         return None, "", ""  # another value's clause: its words are not this value's role
     lay = info.layout
@@ -186,11 +195,9 @@ def fill_slots(
     """Population, status, formulation, strength, brand, indication and period."""
     local, around = qualifier_parts(info, q)
     earlier = _earlier_value_clause(info, q)
-    for text in _own_segments(info, q):  # "40 mg for adults under 60, ... 20 mg for those over 60"
-        if pop := w.population_of(text):
-            frame.slots["population"] = pop
-            break
-    for text in (local, *around):
+    # the words that are the value's own first: "40 mg for adults under 60, ... 20 mg for
+    # patients over 60", "2,550 mg for immediate-release and 2,000 mg for extended-release"
+    for text in (*_own_segments(info, q), local, *around):
         if "population" not in frame.slots and (pop := w.population_of(text)):
             frame.slots["population"] = pop
         if earlier is not None and text == earlier:
@@ -225,10 +232,15 @@ def _own_segments(info: SentenceInfo, q: Quantity) -> list[str]:
         return []
     after = [x.start - base for x in doses if x.start > q.start]
     before = [x.end - base for x in doses if x.end <= q.start]
-    return [
-        info.text[q.end - base : min(after, default=b)],
-        info.text[max(before, default=a) : q.start - base],
-    ]
+    tail = info.text[q.end - base : min(after, default=b)]
+    lead = info.text[max(before, default=a) : q.start - base]
+    # an aside the next (or previous) dose sits in is not the value's own: "4,000 mg daily (the
+    # same as 8 extra strength tablets of 500 mg ...)"
+    if (o := tail.find("(")) >= 0 and ")" not in tail[o:]:
+        tail = tail[:o]
+    if (c := lead.rfind(")")) >= 0 and "(" not in lead[:c]:
+        lead = lead[c + 1 :]
+    return [tail, lead]
 
 
 def _earlier_value_clause(info: SentenceInfo, q: Quantity) -> str | None:

@@ -48,7 +48,9 @@ _ROLES: tuple[tuple[str, str], ...] = (
     ("loading", r"loading"),
     ("usual", r"usual(?:ly)?|typical(?:ly)?|common(?:ly)?|standard|normal|average|"
      r"(?<!maximum\s)(?<!max\s)recommended\s+(?:\w+\s+)?dose|dosed\s+at|regimen|"
-     r"take[sn]?|taking|give[sn]?|use[sd]?|administer\w*|prescribed|directions?"),
+     # "use" the verb, not the noun of "for over-the-counter use and 16 mg/d for ..."
+     r"take[sn]?|taking|give[sn]?|used|uses|use(?!\s+(?:and|or|&)\b)(?!\s*[,;)])|"
+     r"administer\w*|prescribed|directions?"),
     ("permitted", r"(?:can|may|could)\s+(?:safely\s+)?(?:take|use|have)|it'?s\s+(?:fine|ok|okay|safe)\s+to\s+take|"
      r"(?:can|may|could)\s+(?:then\s+)?be\s+(?:raised|increased|titrated|uptitrated|adjusted|"
      r"escalated)(?:\s+up)?\s+to|(?:can|may)\s+go\s+up\s+to"),
