@@ -1,6 +1,6 @@
 """A fake OpenAI-compatible upstream for tests and ``kgaudit bench gateway`` (local only).
 
-``POST /v1/chat/completions`` answers with the last user message (so a caller chooses the
+``GET /v1/models`` lists :data:`MODELS`. ``POST /v1/chat/completions`` answers with the last user message (so a caller chooses the
 answer), JSON-wrapped as ``{"answer": ...}`` under ``response_format: json_object``, plain or
 streamed word by word. The request's ``model`` picks a misbehaviour: ``slow`` (waits
 ``delay_s`` first), ``fail`` (500 with an OpenAI error body that echoes the caller's key, as
@@ -36,18 +36,32 @@ def _answer(body: dict[str, Any]) -> str:
     return text
 
 
+MODELS = ("echo", "slow", "fail", "malformed", "no-choices", "broken-stream", "stalled-stream")
+
+
 def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
     """The fake upstream's ASGI app."""
+
+    def refused(auth: str) -> Response | None:
+        if key is None or auth == f"Bearer {key}":
+            return None
+        given = auth.removeprefix("Bearer ")
+        return JSONResponse(
+            {"error": {"message": f"Incorrect API key provided: {given}"}}, status_code=401
+        )
+
+    async def models(request: Request) -> Response:
+        auth = request.headers.get("authorization", "")
+        request.app.state.seen.append({"path": "/v1/models", "authorization": auth})
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in MODELS]
+        return refused(auth) or JSONResponse({"object": "list", "data": data})
 
     async def completions(request: Request) -> Response:
         body = await request.json()
         auth = request.headers.get("authorization", "")
         request.app.state.seen.append({"body": body, "authorization": auth})
-        if key is not None and auth != f"Bearer {key}":
-            given = auth.removeprefix("Bearer ")
-            return JSONResponse(
-                {"error": {"message": f"Incorrect API key provided: {given}"}}, status_code=401
-            )
+        if (no := refused(auth)) is not None:
+            return no
         model = body.get("model", "echo")
         if model == "slow":
             await asyncio.sleep(delay_s)
@@ -87,7 +101,12 @@ def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
             }
         )
 
-    app = Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+        ]
+    )
     app.state.seen = []
     return app
 

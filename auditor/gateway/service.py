@@ -174,6 +174,10 @@ class Gateway:
         payload = audit_summary(result, NO_CONSTRAINT, str(rec.id))
         return {**payload, **decision.summary(), "upstream": route.upstream_name}, decision
 
+    async def models(self, route: TenantRoute, *, deadline: float) -> dict[str, Any]:
+        """The upstream's model list, as it sent it (``GET /v1/models`` in gateway mode)."""
+        return await self.upstream(route, deadline).models()
+
     # -- plain ------------------------------------------------------------------------
 
     async def complete(
@@ -229,7 +233,7 @@ class Gateway:
         *,
         who: Who,
         deadline: float,
-    ) -> AsyncIterator[str]:
+    ) -> AsyncIterator[bytes]:
         """Opens the upstream's stream now (so its failures are a 502 / 504), then returns
         the server-sent events to send: relayed live, or under ``block`` buffered until the
         audit has passed."""
@@ -247,12 +251,12 @@ class Gateway:
         *,
         who: Who,
         deadline: float,
-    ) -> AsyncIterator[str]:
-        buffered: list[str] = []
+    ) -> AsyncIterator[bytes]:
+        buffered: list[bytes] = []
         hold = route.policy == "block"  # nothing may reach the client before the audit
         try:
             async for batch in chunks:
-                events = "".join(e for e in map(relay.take, batch) if e is not None)
+                events = b"".join(e for e in map(relay.take, batch) if e is not None)
                 if not events:
                     continue
                 if hold:

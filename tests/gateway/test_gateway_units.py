@@ -132,7 +132,7 @@ def test_relay_holds_back_finish_reason_and_usage() -> None:
     assert last["choices"][0]["finish_reason"] == "stop" and last["kgaudit"] == {"audit_id": "a"}
     assert (
         json.loads(events[1][6:])["usage"] == {"total_tokens": 3}
-        and events[2] == "data: [DONE]\n\n"
+        and events[2] == b"data: [DONE]\n\n"
     )
     assert relay.content == "Hi" and relay.upstream_id == "up"
 
