@@ -6,7 +6,8 @@ streamed word by word. The request's ``model`` picks a misbehaviour: ``slow`` (w
 ``delay_s`` first), ``fail`` (500 with an OpenAI error body that echoes the caller's key, as
 some providers do), ``malformed`` (200, not JSON), ``no-choices`` (200, JSON without choices),
 ``broken-stream`` (a chunk, then an event that is not JSON), ``stalled-stream`` (a chunk,
-then silence for ``delay_s``). With ``key`` set, a request
+then silence for ``delay_s``); every other answer waits ``answer_delay_s`` first (0: none; the
+bench's stand-in for an upstream's own time). With ``key`` set, a request
 without ``Authorization: Bearer <key>`` gets 401. Every request is kept in ``app.state.seen``.
 
 ``python -m auditor.gateway.fake --port 9000`` serves it.
@@ -39,7 +40,9 @@ def _answer(body: dict[str, Any]) -> str:
 MODELS = ("echo", "slow", "fail", "malformed", "no-choices", "broken-stream", "stalled-stream")
 
 
-def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
+def fake_upstream(
+    *, key: str | None = None, delay_s: float = 5.0, answer_delay_s: float = 0.0
+) -> Starlette:
     """The fake upstream's ASGI app."""
 
     def refused(auth: str) -> Response | None:
@@ -65,6 +68,8 @@ def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
         model = body.get("model", "echo")
         if model == "slow":
             await asyncio.sleep(delay_s)
+        elif answer_delay_s > 0:
+            await asyncio.sleep(answer_delay_s)
         if model == "fail":
             given = auth.removeprefix("Bearer ")
             msg = f"the model crashed while serving key {given}"
@@ -174,9 +179,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the fake OpenAI-compatible upstream.")
     parser.add_argument("--port", type=int, default=9000)
     parser.add_argument("--key", default=None)
+    parser.add_argument("--answer-delay-ms", type=float, default=0.0)
     args = parser.parse_args()
     uvicorn.run(
-        fake_upstream(key=args.key),
+        fake_upstream(key=args.key, answer_delay_s=args.answer_delay_ms / 1000),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",
