@@ -8,7 +8,8 @@ some providers do), ``malformed`` (200, not JSON), ``no-choices`` (200, JSON wit
 ``broken-stream`` (a chunk, then an event that is not JSON), ``stalled-stream`` (a chunk,
 then silence for ``delay_s``); every other answer waits ``answer_delay_s`` first (0: none; the
 bench's stand-in for an upstream's own time). With ``key`` set, a request
-without ``Authorization: Bearer <key>`` gets 401. Every request is kept in ``app.state.seen``.
+without ``Authorization: Bearer <key>`` gets 401. Every answer sets a session cookie (as hosted
+APIs' load balancers do). Every request is kept in ``app.state.seen``, with its ``cookie``.
 
 ``python -m auditor.gateway.fake --port 9000`` serves it.
 """
@@ -60,9 +61,15 @@ def fake_upstream(
         return refused(auth) or JSONResponse({"object": "list", "data": data})
 
     async def completions(request: Request) -> Response:
+        resp = await answer(request)
+        resp.set_cookie("fake_session", request.headers.get("authorization", "")[-8:])
+        return resp
+
+    async def answer(request: Request) -> Response:
         body = await request.json()
         auth = request.headers.get("authorization", "")
-        request.app.state.seen.append({"body": body, "authorization": auth})
+        cookie = request.headers.get("cookie", "")
+        request.app.state.seen.append({"body": body, "authorization": auth, "cookie": cookie})
         if (no := refused(auth)) is not None:
             return no
         model = body.get("model", "echo")

@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import anyio
@@ -100,7 +101,12 @@ class Gateway:
         # a pool belongs to the event loop that opened it (one per app outside tests)
         loop = anyio.lowlevel.current_token().native_token
         if self._client is None or self._loop is not loop:
-            self._client = httpx.AsyncClient(limits=httpx.Limits(max_keepalive_connections=64))
+            self._client = httpx.AsyncClient(
+                limits=httpx.Limits(max_keepalive_connections=64),
+                # one client serves every tenant: a cookie an upstream sets for one request
+                # must not ride along on the next (another tenant's); the jar keeps none
+                cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+            )
             self._loop = loop
         return self._client
 

@@ -222,3 +222,9 @@ def test_a_stream_is_framed_for_proxies_and_openai(gw) -> None:
     events = r.text.split("\n\n")
     assert events[-2:] == ["data: [DONE]", ""] and "\r" not in r.text
     assert all(e.startswith("data: {") for e in events[:-2])
+
+
+def test_an_upstreams_cookie_does_not_reach_the_next_request(gw) -> None:
+    ask(gw, SUPPORTED, tenant="acme")
+    ask(gw, SUPPORTED, tenant="meds")  # same upstream, another tenant
+    assert gw.upstream.state.seen[-2]["cookie"] == gw.upstream.state.seen[-1]["cookie"] == ""
