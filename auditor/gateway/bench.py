@@ -5,7 +5,9 @@ mode run as two local server processes; the audit is replaced by a fixed empty r
 what is measured is the gateway itself: authentication, forwarding, the SSE relay, the trail
 append and the extra hop. The same requests are sent straight to the upstream and through
 the gateway, plain and streamed, in the same run. Reported: p50 latency at 1 client and
-throughput at 8 clients, and their gateway / direct ratios.
+throughput at 8 clients, their gateway / direct ratios, and the gateway process's CPU time per
+request (Linux; steadier than latencies on a shared machine). ``--upstream-delay-ms`` makes
+the fake upstream take that long per answer, as a real model does.
 """
 
 from __future__ import annotations
@@ -77,8 +79,20 @@ def _wait(url: str, proc: subprocess.Popen[str], path: str) -> None:
         time.sleep(0.2)
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux ``/proc``; None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
-def _process(args: list[str], env: dict[str, str], url: str, path: str) -> Iterator[None]:
+def _process(
+    args: list[str], env: dict[str, str], url: str, path: str
+) -> Iterator[subprocess.Popen[str]]:
     proc = subprocess.Popen(
         [sys.executable, *args],
         env=env,
@@ -88,15 +102,15 @@ def _process(args: list[str], env: dict[str, str], url: str, path: str) -> Itera
     )
     try:
         _wait(url, proc, path)
-        yield
+        yield proc
     finally:
         proc.terminate()
         proc.wait(timeout=30)
 
 
 @contextmanager
-def _servers(durable: bool) -> Iterator[tuple[str, str, str]]:
-    """(upstream base URL, gateway base URL, gateway API key)."""
+def _servers(durable: bool, delay_ms: float = 0.0) -> Iterator[tuple[str, str, str, int]]:
+    """(upstream base URL, gateway base URL, gateway API key, gateway process id)."""
     from auditor.api.bench_api import free_port
     from auditor.api.keys import KeyStore
     from auditor.trail import Trail
@@ -121,14 +135,15 @@ def _servers(durable: bool) -> Iterator[tuple[str, str, str]]:
         }
         env.pop("PROMETHEUS_MULTIPROC_DIR", None)
         fake = ["-m", "auditor.gateway.fake", "--port", str(up_port), "--key", "sk-bench"]
+        fake += ["--answer-delay-ms", str(delay_ms)]
         gw = [
             *("-m", "uvicorn", "auditor.gateway.bench:bench_app", "--factory"),
             *("--port", str(gw_port), "--log-level", "warning", "--no-access-log"),
             *("--http", "h11"),
         ]
         gw_url = f"http://127.0.0.1:{gw_port}/v1"
-        with _process(fake, env, upstream, "/"), _process(gw, env, gw_url, "/models"):
-            yield upstream, gw_url, token
+        with _process(fake, env, upstream, "/"), _process(gw, env, gw_url, "/models") as proc:
+            yield upstream, gw_url, token, proc.pid
 
 
 def _drive(
@@ -155,7 +170,7 @@ def _drive(
     def worker() -> None:
         headers = {"Authorization": f"Bearer {key}"}
         with httpx.Client(base_url=url, headers=headers, timeout=60) as client:
-            for _ in range(3):  # connection set-up and first-request costs
+            for _ in range(WARM_UP):  # connection set-up and first-request costs
                 call(client)
             while True:
                 with lock:
@@ -179,18 +194,28 @@ def _drive(
     return latencies, time.perf_counter() - started, len(errors)
 
 
-def measure(requests: int, durable: bool) -> list[dict[str, Any]]:
-    """One row per mode (plain, stream): direct and gateway p50 at 1 client, throughput at 8."""
+WARM_UP = 3  # calls per client before the timed ones (see _drive)
+
+
+def measure(requests: int, durable: bool, delay_ms: float = 0.0) -> list[dict[str, Any]]:
+    """One row per mode (plain, stream): direct and gateway p50 at 1 client, throughput at 8,
+    and the gateway process's CPU ms per request over both (None where unknown)."""
     rows = []
-    with _servers(durable) as (upstream, gateway, token):
+    with _servers(durable, delay_ms) as (upstream, gateway, token, pid):
         for stream in (False, True):
             row: dict[str, Any] = {"mode": "stream" if stream else "plain"}
             for name, url, key in (("direct", upstream, "sk-bench"), ("gateway", gateway, token)):
+                cpu0 = cpu_seconds(pid)
                 lat, _, err1 = _drive(url, key, stream, 1, requests)
                 done, wall, err8 = _drive(url, key, stream, 8, requests)
+                cpu1 = cpu_seconds(pid)
                 row[f"{name}_p50_ms"] = percentile(lat, 0.5) * 1000
                 row[f"{name}_rps_8"] = len(done) / wall
                 row[f"{name}_errors"] = err1 + err8
+                if name == "gateway":
+                    calls = 2 * requests + WARM_UP * (1 + 8)
+                    spent = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+                    row["gateway_cpu_ms"] = None if spent is None else spent * 1000 / calls
             row["p50_ratio"] = row["gateway_p50_ms"] / row["direct_p50_ms"]
             row["p50_added_ms"] = row["gateway_p50_ms"] - row["direct_p50_ms"]
             row["throughput_ratio"] = row["gateway_rps_8"] / row["direct_rps_8"]
@@ -213,28 +238,37 @@ def measure(requests: int, durable: bool) -> list[dict[str, Any]]:
     help="Trail appends wait for the disk (the server default).",
 )
 @click.option(
+    "--upstream-delay-ms",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 10_000),
+    help="Time the fake upstream takes per answer (0: answers at once).",
+)
+@click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def bench_gateway_command(requests: int, durable: bool, fmt: str) -> None:
-    """Gateway overhead over calling a fast local fake upstream directly, audit excluded:
+def bench_gateway_command(requests: int, durable: bool, upstream_delay_ms: float, fmt: str) -> None:
+    """Gateway overhead over calling a local fake upstream directly, audit excluded:
     p50 at 1 client and throughput at 8 clients, as gateway / direct ratios."""
-    rows = measure(requests, durable)
+    rows = measure(requests, durable, upstream_delay_ms)
     if fmt == "json":
-        click.echo(json.dumps({"requests": requests, "durable": durable, "rows": rows}, indent=2))
+        out = {"requests": requests, "durable": durable, "upstream_delay_ms": upstream_delay_ms}
+        click.echo(json.dumps({**out, "rows": rows}, indent=2))
         return
     click.echo(
-        f"gateway vs direct, fake upstream on this machine, {requests} requests per cell, "
-        f"trail durable={durable}, audit excluded"
+        f"gateway vs direct, fake upstream (answers after {upstream_delay_ms:g} ms) on this "
+        f"machine, {requests} requests per cell, trail durable={durable}, audit excluded"
     )
     click.echo(
         "| mode | p50 direct ms | p50 gateway ms | p50 ratio | p50 added ms | rps@8 direct "
-        "| rps@8 gateway | throughput ratio | errors |"
+        "| rps@8 gateway | throughput ratio | gateway CPU ms/req | errors |"
     )
-    click.echo("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    click.echo("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
+        cpu = "n/a" if r["gateway_cpu_ms"] is None else f"{r['gateway_cpu_ms']:.2f}"
         click.echo(
             f"| {r['mode']} | {r['direct_p50_ms']:.2f} | {r['gateway_p50_ms']:.2f} "
             f"| {r['p50_ratio']:.2f}x | {r['p50_added_ms']:.2f} | {r['direct_rps_8']:.0f} "
             f"| {r['gateway_rps_8']:.0f} "
-            f"| {r['throughput_ratio']:.2f}x | {r['direct_errors'] + r['gateway_errors']} |"
+            f"| {r['throughput_ratio']:.2f}x | {cpu} | {r['direct_errors'] + r['gateway_errors']} |"
         )

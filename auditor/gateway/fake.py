@@ -1,13 +1,15 @@
 """A fake OpenAI-compatible upstream for tests and ``kgaudit bench gateway`` (local only).
 
-``POST /v1/chat/completions`` answers with the last user message (so a caller chooses the
+``GET /v1/models`` lists :data:`MODELS`. ``POST /v1/chat/completions`` answers with the last user message (so a caller chooses the
 answer), JSON-wrapped as ``{"answer": ...}`` under ``response_format: json_object``, plain or
 streamed word by word. The request's ``model`` picks a misbehaviour: ``slow`` (waits
 ``delay_s`` first), ``fail`` (500 with an OpenAI error body that echoes the caller's key, as
 some providers do), ``malformed`` (200, not JSON), ``no-choices`` (200, JSON without choices),
 ``broken-stream`` (a chunk, then an event that is not JSON), ``stalled-stream`` (a chunk,
-then silence for ``delay_s``). With ``key`` set, a request
-without ``Authorization: Bearer <key>`` gets 401. Every request is kept in ``app.state.seen``.
+then silence for ``delay_s``); every other answer waits ``answer_delay_s`` first (0: none; the
+bench's stand-in for an upstream's own time). With ``key`` set, a request
+without ``Authorization: Bearer <key>`` gets 401. Every answer sets a session cookie (as hosted
+APIs' load balancers do). Every request is kept in ``app.state.seen``, with its ``cookie``.
 
 ``python -m auditor.gateway.fake --port 9000`` serves it.
 """
@@ -36,21 +38,45 @@ def _answer(body: dict[str, Any]) -> str:
     return text
 
 
-def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
+MODELS = ("echo", "slow", "fail", "malformed", "no-choices", "broken-stream", "stalled-stream")
+
+
+def fake_upstream(
+    *, key: str | None = None, delay_s: float = 5.0, answer_delay_s: float = 0.0
+) -> Starlette:
     """The fake upstream's ASGI app."""
 
+    def refused(auth: str) -> Response | None:
+        if key is None or auth == f"Bearer {key}":
+            return None
+        given = auth.removeprefix("Bearer ")
+        return JSONResponse(
+            {"error": {"message": f"Incorrect API key provided: {given}"}}, status_code=401
+        )
+
+    async def models(request: Request) -> Response:
+        auth = request.headers.get("authorization", "")
+        request.app.state.seen.append({"path": "/v1/models", "authorization": auth})
+        data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in MODELS]
+        return refused(auth) or JSONResponse({"object": "list", "data": data})
+
     async def completions(request: Request) -> Response:
+        resp = await answer(request)
+        resp.set_cookie("fake_session", request.headers.get("authorization", "")[-8:])
+        return resp
+
+    async def answer(request: Request) -> Response:
         body = await request.json()
         auth = request.headers.get("authorization", "")
-        request.app.state.seen.append({"body": body, "authorization": auth})
-        if key is not None and auth != f"Bearer {key}":
-            given = auth.removeprefix("Bearer ")
-            return JSONResponse(
-                {"error": {"message": f"Incorrect API key provided: {given}"}}, status_code=401
-            )
+        cookie = request.headers.get("cookie", "")
+        request.app.state.seen.append({"body": body, "authorization": auth, "cookie": cookie})
+        if (no := refused(auth)) is not None:
+            return no
         model = body.get("model", "echo")
         if model == "slow":
             await asyncio.sleep(delay_s)
+        elif answer_delay_s > 0:
+            await asyncio.sleep(answer_delay_s)
         if model == "fail":
             given = auth.removeprefix("Bearer ")
             msg = f"the model crashed while serving key {given}"
@@ -87,7 +113,12 @@ def fake_upstream(*, key: str | None = None, delay_s: float = 5.0) -> Starlette:
             }
         )
 
-    app = Starlette(routes=[Route("/v1/chat/completions", completions, methods=["POST"])])
+    app = Starlette(
+        routes=[
+            Route("/v1/chat/completions", completions, methods=["POST"]),
+            Route("/v1/models", models, methods=["GET"]),
+        ]
+    )
     app.state.seen = []
     return app
 
@@ -155,9 +186,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the fake OpenAI-compatible upstream.")
     parser.add_argument("--port", type=int, default=9000)
     parser.add_argument("--key", default=None)
+    parser.add_argument("--answer-delay-ms", type=float, default=0.0)
     args = parser.parse_args()
     uvicorn.run(
-        fake_upstream(key=args.key),
+        fake_upstream(key=args.key, answer_delay_s=args.answer_delay_ms / 1000),
         host="127.0.0.1",
         port=args.port,
         log_level="warning",

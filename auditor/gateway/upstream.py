@@ -1,4 +1,5 @@
-"""The upstream client: ``POST {base}/chat/completions`` with httpx, plain or streamed.
+"""The upstream client: ``POST {base}/chat/completions`` with httpx, plain or streamed, and
+``GET {base}/models``.
 
 Every failure becomes an :class:`UpstreamError` carrying the status the client gets: 504 when
 the upstream did not answer (or stopped sending) within the timeout, 502 for everything else
@@ -91,17 +92,38 @@ class Upstream:
         self.client, self.route = client, route
         self.timeout = httpx.Timeout(timeout_s)
 
-    def _request(self, body: dict[str, Any]) -> httpx.Request:
+    def _request(
+        self, body: dict[str, Any] | None, path: str = "/chat/completions"
+    ) -> httpx.Request:
         headers = {"Accept": "application/json"}
         if self.route.upstream_key:
             headers["Authorization"] = f"Bearer {self.route.upstream_key}"
         return self.client.build_request(
-            "POST",
-            f"{self.route.upstream_url}/chat/completions",
+            "POST" if body is not None else "GET",
+            f"{self.route.upstream_url}{path}",
             json=body,
             headers=headers,
             timeout=self.timeout,
         )
+
+    async def models(self) -> dict[str, Any]:
+        """The upstream's ``GET /models`` list (checked: a ``data`` list of models with ids)."""
+        try:
+            resp = await self.client.send(self._request(None, "/models"))
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
+            raise translate(exc, self.route) from None
+        if resp.status_code != 200:
+            raise error_status(resp, resp.content, self.route)
+        try:
+            data = resp.json()
+        except ValueError:
+            raise malformed(self.route, "a model list that is not JSON") from None
+        models = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(models, list) or not all(
+            isinstance(m, dict) and isinstance(m.get("id"), str) for m in models
+        ):
+            raise malformed(self.route, "a model list without a list of models with ids")
+        return {"object": "list", "data": models}
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         """The upstream's chat completion (checked: one choice with a message)."""

@@ -132,7 +132,7 @@ def test_relay_holds_back_finish_reason_and_usage() -> None:
     assert last["choices"][0]["finish_reason"] == "stop" and last["kgaudit"] == {"audit_id": "a"}
     assert (
         json.loads(events[1][6:])["usage"] == {"total_tokens": 3}
-        and events[2] == "data: [DONE]\n\n"
+        and events[2] == b"data: [DONE]\n\n"
     )
     assert relay.content == "Hi" and relay.upstream_id == "up"
 
@@ -237,3 +237,29 @@ def test_settings_refuse_a_bad_upstream_without_echoing_it(url: str) -> None:
         with pytest.raises(ValidationError) as info:
             Settings(**kw)
         assert "sk-9" not in str(info.value)
+
+
+def test_fake_upstream_answer_delay_and_bench_cpu_reading() -> None:
+    import os
+    import sys
+    import time
+
+    from starlette.testclient import TestClient
+
+    from auditor.gateway.bench import cpu_seconds
+    from auditor.gateway.fake import fake_upstream
+
+    body = {"model": "echo", "messages": [{"role": "user", "content": "Hi."}]}
+    for delay, at_least in ((0.0, 0.0), (0.3, 0.3)):
+        with TestClient(fake_upstream(answer_delay_s=delay)) as client:
+            t0 = time.monotonic()
+            r = client.post("/v1/chat/completions", json=body)
+            assert r.json()["choices"][0]["message"]["content"] == "Hi."
+            assert time.monotonic() - t0 >= at_least
+    if sys.platform.startswith("linux"):
+        before = cpu_seconds(os.getpid())
+        t0 = time.process_time()
+        while time.process_time() - t0 < 0.05:
+            pass
+        assert before is not None and cpu_seconds(os.getpid()) > before
+    assert cpu_seconds(2**22 + 12345) is None  # no such process

@@ -199,3 +199,32 @@ def test_the_upstream_key_never_leaves_the_server(gw, caplog) -> None:
     db.close()
     assert len(texts) > 10
     assert not [t for t in texts if UPSTREAM_KEY in t]
+
+
+def test_models_are_the_upstreams_in_gateway_mode(gw) -> None:
+    from auditor.gateway.fake import MODELS
+
+    assert [m.id for m in gw.client().models.list()] == list(MODELS)
+    sent = gw.upstream.state.seen[-1]
+    assert sent["path"] == "/v1/models" and sent["authorization"] == f"Bearer {UPSTREAM_KEY}"
+    with pytest.raises(openai.APIStatusError) as info:
+        gw.client("down").models.list()
+    assert info.value.status_code == 502 and info.value.body["code"] == "upstream_unreachable"
+
+
+def test_a_stream_is_framed_for_proxies_and_openai(gw) -> None:
+    body = {"model": "echo", "stream": True, "messages": [{"role": "user", "content": "Hi."}]}
+    auth = {"Authorization": f"Bearer {gw.tokens['acme']}"}
+    with httpx.Client(base_url=gw.url, timeout=10) as http:
+        r = http.post("/chat/completions", json=body, headers=auth)
+    assert r.headers["content-type"].startswith("text/event-stream")
+    assert r.headers["x-accel-buffering"] == "no"  # nginx must not buffer the stream
+    events = r.text.split("\n\n")
+    assert events[-2:] == ["data: [DONE]", ""] and "\r" not in r.text
+    assert all(e.startswith("data: {") for e in events[:-2])
+
+
+def test_an_upstreams_cookie_does_not_reach_the_next_request(gw) -> None:
+    ask(gw, SUPPORTED, tenant="acme")
+    ask(gw, SUPPORTED, tenant="meds")  # same upstream, another tenant
+    assert gw.upstream.state.seen[-2]["cookie"] == gw.upstream.state.seen[-1]["cookie"] == ""

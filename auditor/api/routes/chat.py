@@ -13,13 +13,12 @@ chunk carries ``finish_reason`` and the ``kgaudit`` audit, then ``data: [DONE]``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse
 
 from auditor.api.deps import Creator, Reader, ServicesDep, request_deadline
 from auditor.api.errors import ApiError
@@ -48,6 +47,7 @@ from auditor.gateway import (
     decide,
     tenant_route,
 )
+from auditor.gateway.relay import DONE, event_stream, sse
 from auditor.gateway.service import json_mode
 
 router = APIRouter(prefix="/v1", tags=["chat"])
@@ -103,9 +103,7 @@ async def _via_upstream(
     try:
         if body.stream:
             events = await gw.stream(route, body, raw, who=who, deadline=limit)
-            return StreamingResponse(
-                events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
-            )
+            return event_stream(events)
         return JSONResponse(await gw.complete(route, body, raw, who=who, deadline=limit))
     except GatewayError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
@@ -177,11 +175,7 @@ async def chat_completions(
 
     if body.stream and route.policy != "block":
         first = await anyio.to_thread.run_sync(_first_piece, svc, run)
-        return StreamingResponse(
-            _events(svc, run, first, cid, created, finish),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache"},
-        )
+        return event_stream(_events(svc, run, first, cid, created, finish))
 
     def complete() -> dict[str, Any]:
         content = "".join(svc.deltas(run))
@@ -213,10 +207,7 @@ async def chat_completions(
             relay.usage = done["usage"] if opts is not None and opts.include_usage else None
             choice = done["choices"][0]
             text, reason = choice["message"]["content"], choice["finish_reason"]
-            events = completion_events(relay, text, done["kgaudit"], reason)
-            return StreamingResponse(
-                events, media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
-            )
+            return event_stream(completion_events(relay, text, done["kgaudit"], reason))
         return done
     except ChatInputError as exc:
         raise ApiError(exc.status, exc.code, str(exc)) from None
@@ -259,22 +250,25 @@ def _events(
     cid: str,
     created: int,
     finish: Any,
-) -> Iterator[str]:
-    """Server-sent events in OpenAI's chunk format (a sync iterator: Starlette runs it in a
-    worker thread, step by step)."""
+) -> Iterator[bytes]:
+    """Server-sent events in OpenAI's chunk format (a sync iterator: sse-starlette runs it in
+    a worker thread, step by step)."""
     pieces, first = started
     model = run.request.model
 
-    def chunk(delta: dict[str, Any], reason: str | None = None, **extra: Any) -> str:
-        body = {
-            "id": cid,
-            "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
-            "choices": [{"index": 0, "delta": delta, "finish_reason": reason, "logprobs": None}],
-            **extra,
-        }
-        return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+    def chunk(delta: dict[str, Any], reason: str | None = None, **extra: Any) -> bytes:
+        return sse(
+            {
+                "id": cid,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [
+                    {"index": 0, "delta": delta, "finish_reason": reason, "logprobs": None}
+                ],
+                **extra,
+            }
+        )
 
     yield chunk({"role": "assistant", "content": ""})
     if first is not None:
@@ -284,25 +278,33 @@ def _events(
     yield chunk({}, run.finish_reason, kgaudit=finish())
     opts = run.request.stream_options
     if opts is not None and opts.include_usage:
-        body = {
-            "id": cid,
-            "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
-            "choices": [],
-            "usage": _usage(run),
-        }
-        yield f"data: {json.dumps(body)}\n\n"
-    yield "data: [DONE]\n\n"
+        yield sse(
+            {
+                "id": cid,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [],
+                "usage": _usage(run),
+            }
+        )
+    yield DONE
 
 
 @router.get(
     "/models",
     response_model=ModelList,
-    summary="The served model",
-    responses=error_responses(*AUTH_ERRORS),
+    summary="The served model, or in gateway mode the upstream's models (as it lists them)",
+    responses=error_responses(*AUTH_ERRORS, 502, 504),
 )
-def list_models(principal: Reader) -> dict[str, Any]:
+async def list_models(principal: Reader, request: Request, services: ServicesDep) -> Any:
+    route = tenant_route(services.settings, principal.tenant)
+    if route.upstream_url is not None:  # gateway mode: the upstream's own list
+        limit = request_deadline(request, services.settings.request_timeout_s)
+        try:
+            return JSONResponse(await gateway(request, services).models(route, deadline=limit))
+        except GatewayError as exc:
+            raise ApiError(exc.status, exc.code, str(exc)) from None
     return {
         "object": "list",
         "data": [
