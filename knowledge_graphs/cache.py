@@ -13,6 +13,7 @@ import hashlib
 import os
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterable
 from datetime import date
 from importlib import metadata
@@ -141,7 +142,9 @@ def build_domain(
     }
     out = cache_dir or default_cache_dir()
     out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f".{domain}.json.tmp"
+    # a name of this writer's own: processes building at once (xdist workers, batch workers)
+    # must not rename each other's file away
+    tmp = out / f".{domain}.json.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
     tmp.write_bytes(orjson.dumps({"meta": meta, **rows}))
     tmp.replace(out / f"{domain}.json")
     if not quiet:

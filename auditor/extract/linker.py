@@ -15,7 +15,9 @@ linear in the length of the text (plus the number of raw matches).
 
 from __future__ import annotations
 
+import os
 import re
+import uuid
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -160,7 +162,7 @@ class Linker:
         linker = cls(kb)
         try:
             cache_dir.mkdir(parents=True, exist_ok=True)
-            tmp = stem.with_suffix(".tmp")
+            tmp = stem.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")  # own name
             linker._auto.save(str(tmp))
             tmp.replace(auto_path)
             table_path.write_bytes(orjson.dumps(linker._table))

@@ -24,6 +24,8 @@ load the index.
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -191,7 +193,7 @@ class FuzzyIndex:
         for d, t in self.rare_t.items():
             out |= {f"{d}.data": t.data, f"{d}.indices": t.indices, f"{d}.indptr": t.indptr}
             out[f"{d}.shape"] = np.array(t.shape)
-        tmp = arrays.with_suffix(".tmp.npz")
+        tmp = arrays.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp.npz")  # own name
         np.savez(tmp, **out)  # type: ignore[arg-type]
         doc = {"format": INDEX_FORMAT, "keys": self.keys, "blocks": self.blocks}
         doc |= {"features": self.features, "ent_ids": self.ent_ids, "types": self.type_names}
