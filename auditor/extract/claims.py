@@ -684,6 +684,10 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     else:
         overruling_list = _overruler(info, before, cue.start()) or ([recalled] if recalled else [])
         pairs = [(a, overruling_list[0]) for a in after] if overruling_list else []
+        if not before and (split := _overruled_in(info, after)) is not None:
+            # "the Court overturned Plessy v. Ferguson in Brown v. Board of Education"
+            overruling_list = [after[split]]
+            pairs = [(a, after[split]) for a in after[:split]]
     for overruled_case, overruling_case in pairs:
         if overruled_case[1] == overruling_case[1]:
             continue
@@ -701,6 +705,11 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             c.qualifiers["_from_context"] = "true"
         if c.frame is not None:
             c.frame.trigger = cue.group(0)
+        lead = info.text[_clause_start(info.text, cue.start()) : cue.start()]
+        if _DECLINED.search(lead):  # "Casey declined to overrule Roe": it was not overruled
+            c.negated = True
+        elif c.frame is not None and not c.frame.not_asserted and _ASKED.search(lead):
+            c.frame.not_asserted = "a request, an argument or a possibility, not a holding"
         out.append(c)
     if not passive and stop is not None and overruling_list:
         out += _kept_claims(info, cr, named, kb, domain, stop, overruling_list[0], recalled)
@@ -803,6 +812,54 @@ _COORDINATED_VERB = re.compile(
 _OBJECT_LEAD = re.compile(
     r"(?<!decision )(?<!case )(?<!ruling )(?<!opinion )(?<!holding )\b[a-z]{2,}\s+(?:the\s+)?[*_]*$"
 )
+
+
+# the overruling verb is refused ("declined to overrule", "refused to overturn") or only asked
+# for, argued or weighed ("asked the Court to overrule", "should overrule", "whether to
+# overrule", "considered overruling"): no holding that the case was overruled
+_DECLINED = re.compile(
+    r"\b(?:declin\w*|refus\w*|reject\w*\s+(?:the\s+)?(?:calls?|requests?|invitations?|"
+    r"arguments?|attempts?)\s+to|stopp\w*\s+short\s+of)\s+(?:to\s+)?(?:expressly\s+|"
+    r"formally\s+|explicitly\s+)?[*_]*$",
+    re.I,
+)
+_ASKED = re.compile(
+    r"\b(?:ask\w*|urg\w*|invit\w*|petition\w*|sought|seek\w*|argu\w*|contend\w*|"
+    r"should|would|could|may|might|whether|consider\w*|threaten\w*|propos\w*|call\w*\s+for|"
+    r"wants?|want\w*|hop\w*|likely|poised|expected|if|unless|predict\w*|"
+    r"could\s+have|push\w*|lobb\w*|campaign\w*)\b",
+    re.I,
+)
+
+
+def _clause_start(text: str, at: int) -> int:
+    """Where the sentence's clause holding ``at`` begins (after the last ';' or ':')."""
+    return max(text.rfind(";", 0, at), text.rfind(":", 0, at)) + 1
+
+
+# "overturned Plessy v. Ferguson in Brown v. Board of Education", "overruled Austin and part
+# of McConnell in its decision in Citizens United": the case after "in" is the overruling one
+_IN_CASE = re.compile(
+    r"[\s*_]*(?:\(\d{4}\)[\s*_]*)?,?\s+in\s+(?:the\s+|its\s+|a\s+)?(?:\d{4}\s+)?(?:landmark\s+)?"
+    r"(?:(?:decision|ruling|opinion|case)\s+(?:in\s+|of\s+)?)?[*_]*$",
+    re.I,
+)
+
+
+def _overruled_in(info: SentenceInfo, after: list) -> int | None:  # type: ignore[type-arg]
+    """Where the overruling case begins in "overruled A [and C] in B" (a sentence whose
+    overruling verb has no case before it): the index of B, when the text right before B is
+    "in" (or "in the decision in") after the other cases."""
+    base = info.sentence.start
+    for j in range(1, len(after)):
+        lo, hi = after[j - 1][0].end, after[j][0].start
+        gap = info.text[lo - base : hi - base]
+        for cite in info.citations:  # "Austin, 494 U.S. 652 (1990), in Citizens United"
+            if cite.start < hi and lo < cite.end <= hi:  # the reporter part after the name
+                gap = gap[cite.end - lo :]
+        if _IN_CASE.fullmatch(gap):
+            return j
+    return None
 
 
 def _overruler(info: SentenceInfo, before: list, cue: int) -> list:  # type: ignore[type-arg]

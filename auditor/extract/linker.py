@@ -71,6 +71,17 @@ def normalize(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in out)
 
 
+_INNER_HYPHEN = re.compile(r"(?<=[^\W_])-(?=[^\W_])")
+
+
+def link_key(text: str) -> str:
+    """:func:`normalize`, and a hyphen inside a word group read as a space, so a several-word
+    name matches its hyphenated spelling and back ("ACE-inhibitor" / "ACE inhibitor",
+    "beta blockers" / "beta-blockers"); same length as ``text``. A hyphen already ends a word,
+    so no one-word name gains a match."""
+    return _INNER_HYPHEN.sub(" ", normalize(text))
+
+
 def name_variants(name: str) -> set[str]:
     """Surface variants of a name: case-name punctuation, '&'/'and', dotted acronyms."""
     base = " ".join(name.split())
@@ -91,7 +102,7 @@ def _case_sensitive(name: str) -> bool:
     return len(name) <= 5 and name.isupper()
 
 
-LINKER_FORMAT = 2
+LINKER_FORMAT = 3
 
 
 class Linker:
@@ -122,7 +133,7 @@ class Linker:
                 if e.type == "Drug" and ", " in n and n != e.label:
                     continue  # inverted index forms ("hydrochloride, metformin") never occur in prose
                 for v in name_variants(n) if _needs_variants(n) else _plain(n):
-                    bucket = table.setdefault(normalize(v), {})
+                    bucket = table.setdefault(link_key(v), {})
                     if e.id not in bucket:
                         exact = v if (_case_sensitive(v) or n in exact_names) else None
                         bucket[e.id] = (e.type, e.domain, exact)
@@ -175,7 +186,7 @@ class Linker:
         if not len(self._auto) or not text:
             return []
         keep = frozenset(domains) if domains is not None else None
-        norm = normalize(text)
+        norm = link_key(text)
         raw: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
         table = self._table
         for end, idx in self._auto.iter(norm):

@@ -47,18 +47,23 @@ def verify_schedule(claim: Claim, rule: Rule, ctx: Context) -> None:
     if hits:
         support(claim, hits, kb, f"{drug} is {said} (federal)")
         return
-    earlier = [f for f in facts if f.literal == stated and f not in current]
+    other = [f for f in facts if f.literal == stated and f not in current]
+    earlier = [f for f in other if f.valid_to is not None and f.valid_to <= first]
+    later = [f for f in other if f.valid_from is not None and f.valid_from > last]
     htype = (
         "outdated_fact"
         if earlier
+        else "wrong_date"
+        if later
         else ("negation_flip" if stated == "not controlled" else rule.hallucination_type)
     )
     contradict(
         claim,
-        current + earlier[:1],
+        current + (earlier or later)[:1],
         kb,
         f"the text says {said}, but at {first} {drug} is {_shown(current[0].literal)}"
-        + (f" (it was {said} until {earlier[0].valid_to})" if earlier else ""),
+        + (f" (it was {said} until {earlier[0].valid_to})" if earlier else "")
+        + (f" (it is {said} from {later[0].valid_from})" if later and not earlier else ""),
         htype,
         rule,
     )

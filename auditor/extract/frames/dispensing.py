@@ -18,7 +18,7 @@ from auditor.extract.claim_base import base_claim
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
-from auditor.types import Claim, Frame, Mention
+from auditor.types import Claim, DateRef, Frame, Mention
 from knowledge_graphs.store import KnowledgeBase
 
 _DRUG = frozenset({"Drug"})
@@ -187,11 +187,33 @@ def _claim(  # type: ignore[no-untyped-def]
         non_assertion(info.layout, info.text, at, paragraph_lead=info.layout.paragraph_lead)
         or c.frame.not_asserted  # type: ignore[union-attr]
     )
-    if info.dates or c.qualifiers.get("tense") == "past" or _THEN.search(info.text):
+    dated = [d for d in info.dates if d.role != "current"]
+    if len(dated) == 1 and _status_from(info, dated[0], at):
+        c.date = dated[0]  # "starting August 18, 2014, tramadol is a Schedule IV substance"
+    elif dated or c.qualifiers.get("tense") == "past" or _THEN.search(info.text):
         # "tramadol was not federally controlled before 2014": a status at another time
         frame.missing = ("the time the status is stated for (the sentence speaks of the past)",)
     c.frame = frame
     return c
+
+
+# the status is in force from the date on: "effective October 6, 2014, ... must be prescribed
+# as a Schedule II drug", "tramadol is a Schedule IV substance starting August 18, 2014"
+_PRESENT_STATUS = re.compile(
+    r"\b(?:is|are|'s|becomes?|remains?|(?:will|shall|must)\s+(?:now\s+)?be)\b", re.I
+)
+
+
+def _status_from(info: SentenceInfo, d: DateRef, at: int) -> bool:
+    """The sentence's one date is the day a status takes effect ("starting", "effective",
+    "from", "since") and the status is said in the present or future tense, with no word of an
+    earlier state: the claim is the status on that day."""
+    if d.role != "since" or d.precision != "day" or _THEN.search(info.text):
+        return False
+    a, _ = clause_at(info.text, at)
+    return bool(_PRESENT_STATUS.search(info.text[a:at])) or bool(
+        _PRESENT_STATUS.search(info.text[:at])
+    )
 
 
 __all__ = ["rx_claims", "schedule_claims"]

@@ -27,7 +27,10 @@ from knowledge_graphs.store import KnowledgeBase
 _OBLIGATION = frozenset({"ReportingObligation"})
 _ARROW = re.compile(r"→|->|⇒|=")
 _INSTITUTIONS = {
-    "bank": re.compile(r"\bbanks?\b|depository\s+institutions?", re.I),
+    # not the Bank Secrecy Act, a central bank or the World Bank
+    "bank": re.compile(
+        r"(?<!central\s)(?<!World\s)\bbanks?\b(?!\s+Secrecy)|depository\s+institutions?", re.I
+    ),
     "money services business": re.compile(
         r"\bmoney\s+services?\s+business\w*|\bMSBs?\b|\bmoney\s+transmitt\w+|\bcheck\s+cash\w+|"
         r"\bcurrency\s+(?:exchangers?|dealers?)",
@@ -177,6 +180,9 @@ def _obligation(
     described = _border_declaration(info, q, kb)
     if described is not None:  # "travellers entering the EU with EUR 10,000 or more must declare"
         return described
+    described = _described_report(info, q, kb, info.text[a:b])
+    if described is not None:  # "banks must report cash transactions of more than $10,000"
+        return described
     if lay.label_end is not None:
         labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
         if labelled:
@@ -232,6 +238,68 @@ def _border_declaration(
         found[0],
         "described",
     )
+
+
+# A US report described instead of named, in the value's clause: what is reported and a word
+# of reporting. Cash transactions at a financial institution: the CTR (31 CFR 1010.311); cash
+# payments received in a trade or business: Form 8300 (31 CFR 1010.330); suspicious activity:
+# the SAR of the one institution the clause names (banks $5,000, MSBs $2,000, ...), none when
+# it names no institution or several ("financial institutions" have different thresholds).
+_REPORTING = re.compile(r"\b(?:report\w*|fil(?:e|es|ed|ing)|submit\w*|notif\w+)\b", re.I)
+_CASH_TRANSACTIONS = re.compile(
+    r"\b(?:cash|currency)(?:\s+transactions?|\s+deposits?|\s+withdrawals?)\b", re.I
+)
+_CASH_PAYMENTS = re.compile(
+    r"(?=.*\b(?:receiv\w+|trade\s+or\s+business)\b)(?=.*\b(?:cash|currency)\s+payments?\b)",
+    re.I | re.S,
+)
+_SUSPICIOUS = re.compile(r"\bsuspicious\s+(?:activit(?:y|ies)|transactions?)\b", re.I)
+_SAR_OF = {
+    "bank": "obligation:us-sar-bank",
+    "money services business": "obligation:us-sar-msb",
+    "casino": "obligation:us-sar-casino",
+    "broker": "obligation:us-sar-broker-dealer",
+}
+_ELSEWHERE = re.compile(
+    r"\b(?:Canad\w*|Australi\w*|UK|U\.K\.|Britain|British|EU|European|Europe|India\w*|"
+    r"Singapore\w*|Hong\s+Kong|Mexic\w*|FINTRAC|AUSTRAC|FCA|NCA)\b|"
+    r"\b(?:cross(?:es|ed|ing)?\s+(?:the\s+)?border|into\s+or\s+out\s+of|into\s+the\s+(?:US|"
+    r"U\.S\.|United\s+States|country)|out\s+of\s+the\s+(?:US|U\.S\.|United\s+States|country)|"
+    r"travel\w*|carry\w*|transport\w*|ship\w*|mail\w*|wire\s+transfers?|funds\s+transfers?)\b",
+    re.I,
+)
+
+
+def _described_report(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase, clause: str
+) -> tuple[Mention, str, str] | None:
+    """The one US report the value's clause describes by what it reports (see above), in
+    dollars, in a sentence that speaks of no other country and no border crossing or
+    transfer (those are other reports: CMIR, the funds-transfer rules)."""
+    if q.unit != "USD" or not _REPORTING.search(clause) or _ELSEWHERE.search(info.text):
+        return None
+    kinds = [
+        eid
+        for eid, hit in (
+            ("obligation:us-form-8300", _CASH_PAYMENTS.search(clause)),
+            ("obligation:us-ctr", _CASH_TRANSACTIONS.search(clause)),
+            ("sar", _SUSPICIOUS.search(clause)),
+        )
+        if hit
+    ]
+    if not kinds:
+        return None
+    eid = kinds[0]
+    if eid == "obligation:us-ctr" and "sar" in kinds:
+        return None  # "suspicious cash transactions": which report is meant is not said
+    if eid == "sar":
+        institution = _institution(clause)
+        eid = _SAR_OF.get(institution or "", "")
+    elif eid == "obligation:us-ctr" and _institution(clause) == "casino":
+        eid = "obligation:us-ctr-casino"
+    if not eid or kb.entity(eid) is None:
+        return None
+    return Mention(q.start, q.end, q.text, (eid,), ("ReportingObligation",)), eid, "described"
 
 
 _CFR = re.compile(
