@@ -85,6 +85,10 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     comparable, excluded_by = _comparable(current, slots, claim)
     if comparable and slots.get("indication"):
         comparable, excluded_by = _for_indication(comparable, slots["indication"], claim, ctx)
+    if not comparable and excluded_by == USE_UNSAID:
+        unverifiable(claim, f"the label's maximum for {drug} differs between treatment and "
+                     "prevention, and the text does not say which is meant", current, kb)  # fmt: skip
+        return
     if not comparable:
         unverifiable(claim, f"the graph has no maximum dose of {drug} for {excluded_by}",
                      current, kb)  # fmt: skip
@@ -390,7 +394,14 @@ def _for_indication(
     specific = [f for f in facts if f.qualifiers.get("indication")]
     hits = [f for f in specific if stems & _stems(f.qualifiers["indication"])]
     if hits:
-        return hits, ""
+        uses = {_use(f.qualifiers["indication"]) for f in hits}
+        if len(uses) == 1:
+            return hits, ""
+        said = _use_said(claim.text)  # "prophylaxis of gout flares" and "treatment of ..."
+        same = [f for f in hits if _use(f.qualifiers["indication"]) == said]
+        if said is None or not same:
+            return [], USE_UNSAID
+        return same, ""
     labelled = [f.object or "" for f in kb.facts_about(claim.subject or "", "indicatedFor")]
     if not specific and any(_same_condition(a, b) for a in labelled for b in conds):
         return facts, ""
@@ -408,15 +419,46 @@ def _for_indication(
     return [], what
 
 
+USE_UNSAID = "?use"  # the label's maximum differs between treatment and prevention
+_PREVENTION = re.compile(
+    r"\b(?:prophyla\w*|prevent\w*|preventive|to\s+avoid|reduc\w+\s+(?:the\s+)?risk|"
+    r"suppressive|long-term\s+(?:use|therapy|treatment)|maintenance)\b",
+    re.I,
+)
+_TREATMENT = re.compile(
+    r"\b(?:treat\w*|acute|attacks?|flares?|episodes?|active|established|symptomatic)\b", re.I
+)
+
+
+def _use(indication: str) -> str:
+    """A labelled indication is a prevention ("prophylaxis of gout flares") or a treatment."""
+    return "prevention" if _PREVENTION.search(indication) else "treatment"
+
+
+def _use_said(text: str) -> str | None:
+    """The use a sentence names: prevention if it says so ("to prevent gout flares"), else
+    treatment if it says that ("at the first sign of a flare"), else None."""
+    if _PREVENTION.search(text):
+        return "prevention"
+    return "treatment" if _TREATMENT.search(text) else None
+
+
 _GENERIC_WORDS = frozenset({"disord", "unspec", "condit", "diseas", "syndro", "chroni", "acute",
                             "other", "primar", "second", "severe", "modera", "associ", "relief",
                             "treatm", "manage", "adults", "childr", "patien", "episod"})  # fmt: skip
 
 
 def _stems(text: str) -> set[str]:
-    """Six-letter stems of the significant words ("depression" and "depressive" meet)."""
-    words = re.findall(r"[a-z]{5,}", text.lower())
-    return {w[:6] for w in words} - _GENERIC_WORDS
+    """Six-letter stems of the significant words ("depression" and "depressive" meet); a
+    four-letter word is its own stem ("gout", "acne"), unless it says nothing of the use."""
+    words = re.findall(r"[a-z]{4,}", text.lower())
+    return {w[:6] for w in words if len(w) > 4 or w not in _SHORT_GENERIC} - _GENERIC_WORDS
+
+
+_SHORT_GENERIC = frozenset({"pain", "type", "mild", "high", "with", "from", "care", "term",
+                            "long", "dose", "oral", "only", "form", "both", "each", "when",
+                            "than", "that", "this", "used", "uses", "once", "twice", "days",
+                            "week", "year", "ages", "aged", "over", "under", "upon"})  # fmt: skip
 
 
 def _same_condition(a: str, b: str) -> bool:

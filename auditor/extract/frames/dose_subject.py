@@ -201,10 +201,22 @@ def _after(info: SentenceInfo, m: Mention) -> str:
     return info.text[m.end - info.sentence.start :]
 
 
+# "Take ibuprofen 400 mg ...", "You can take colchicine ...": the dosing verb's own object is
+# the drug dosed, not a co-medication ("if you take warfarin", "while taking clarithromycin")
+_DOSED_OBJECT = re.compile(
+    r"^[\s*_>•-]*(?:\d+[.)]\s*)?(?:(?:you|patients|adults|children|most\s+people)\s+"
+    r"(?:can|may|should|could|would|will|must)\s+(?:usually\s+|typically\s+|generally\s+)?|"
+    r"(?:usually|typically|generally|simply)\s+)?(?:take|use|give)\s+$",
+    re.I,
+)
+
+
 def _conditioned(info: SentenceInfo, m: Mention, clause_start: int) -> bool:
     base = info.sentence.start
     lead = info.text[max(clause_start, m.start - base - 40) : m.start - base]
-    return bool(w.CONDITION_LEAD.search(lead))
+    if not w.CONDITION_LEAD.search(lead):
+        return False
+    return not _DOSED_OBJECT.match(info.text[: m.start - base])
 
 
 def _is_brand_of(m: Mention, eid: str) -> bool:

@@ -1,0 +1,69 @@
+"""Issue 24, medicine: the drug a dosing verb takes as its object, and a maximum that differs
+between treating and preventing.
+
+Labelled against knowledge_graphs/curated/medical/doses.yaml: ibuprofen 3,200 mg/day (Rx
+label) and 1,200 mg/day (OTC 200 mg tablets); colchicine (COLCRYS) 1.8 mg over one hour for
+treatment of gout flares and 1.2 mg/day for prophylaxis of gout flares. Sentences are written
+for this file. "Take ibuprofen ..." doses ibuprofen ("if you take warfarin ..." still names a
+co-medication). When a drug's labelled maxima for one condition differ between treatment and
+prevention, a sentence must say which it means; otherwise the claim is unverifiable.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+IBU, COL, APAP = "drug:ibuprofen", "drug:colchicine", "drug:acetaminophen"
+ROWS = [
+    # (id, text, subject, verdict)
+    ("take-object-right", "Take ibuprofen 400 mg every 4 hours, up to a maximum of 3,200 mg a "
+     "day.", IBU, "supported"),
+    ("you-can-take-wrong", "You can take ibuprofen 400 mg every 4 hours, up to a maximum of "
+     "4,800 mg a day.", IBU, "contradicted"),
+    ("take-object-imperative-bullet", "- Take ibuprofen, up to a maximum of 3,200 mg a day.",
+     IBU, "supported"),
+    ("flare-right", "For a gout flare, the maximum colchicine dose is 1.8 mg over one hour.", COL,
+     "supported"),
+    ("flare-course-wrong", "Take colchicine 1.2 mg at the first sign of a gout flare, then 0.6 "
+     "mg every hour, up to a maximum of 4.8 mg.", COL, "contradicted"),
+    ("prevention-right", "To prevent gout flares, take no more than 1.2 mg of colchicine per "
+     "day.", COL, "supported"),
+    # 1.8 mg is the flare treatment's maximum, not prophylaxis's: never supported by it
+    ("prevention-wrong", "For gout prophylaxis, the maximum colchicine dose is 1.8 mg.", COL,
+     "contradicted"),
+    ("use-unsaid", "For gout, do not take more than 1.8 mg of colchicine.", COL, "unverifiable"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "subject", "verdict"), [r[1:] for r in ROWS],
+                         ids=[r[0] for r in ROWS])  # fmt: skip
+def test_dose_use_and_object(auditor_obj, text: str, subject: str, verdict: str) -> None:
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    mine = [
+        c
+        for c in res.claims
+        if c.subject == subject and c.predicate == "maxDose" and c.frame.role == "maximum"
+    ]
+    assert mine, [(c.subject, c.predicate, c.verdict, c.reason) for c in res.claims]
+    assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]
+
+
+def test_unsaid_use_names_what_is_missing(auditor_obj) -> None:
+    res = auditor_obj.audit(
+        "For gout, do not take more than 1.8 mg of colchicine.",
+        domain="medical",
+        as_of="2025-09-01",
+    )
+    (c,) = [c for c in res.claims if c.predicate == "maxDose"]
+    assert "treatment and prevention" in (c.reason or "")
+
+
+def test_take_with_a_co_medication_is_still_a_condition(auditor_obj) -> None:
+    """ "If you take warfarin" names a co-medication: acetaminophen is dosed, warfarin is not."""
+    res = auditor_obj.audit(
+        "If you take warfarin, do not exceed 2,000 mg of acetaminophen a day.",
+        domain="medical",
+        as_of="2025-09-01",
+    )
+    doses = [c for c in res.claims if c.predicate == "maxDose"]
+    assert {c.subject for c in doses} == {APAP}, [(c.subject, c.reason) for c in doses]
