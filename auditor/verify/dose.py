@@ -58,6 +58,11 @@ def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
         unverifiable(claim, "no dose frame to check")
         return
     counted = None  # the strength of one tablet when the text counts tablets
+    if q.unit == "tablet" and not frame.slots.get("unit_strength_mg"):
+        named = _named_product_strength(kb.facts_about(claim.subject, "maxDose"), claim.text)
+        if named is not None:  # "8 tablets of Extra Strength Tylenol": that label's 500 mg
+            frame.slots["unit_strength_mg"] = f"{named:g}"
+            claim.qualifiers["strength_from"] = "the named product's label"
     if q.unit == "tablet" and (per := frame.slots.get("unit_strength_mg")):
         # "do not exceed 6 tablets in 24 hours" of "200 mg tablets": 1,200 mg in 24 hours
         mg = counted = float(per)
@@ -493,6 +498,37 @@ def _period_ok(f: Fact, period: str | None) -> bool:
 
 _PRODUCT_STRENGTH = re.compile(r"(\d+(?:\.\d+)?)\s*(mg|mcg|g)\b")
 _NOT_TABLETS = re.compile(r"inject|infusion|inhal|patch|solution|suspension|gel\b|%", re.I)
+
+
+_FORM_NOUN = re.compile(r"^(?:tablets?|caplets?|capsules?|softgels?|gelcaps?|geltabs?|mg|mcg|g)$",
+                        re.I)  # fmt: skip
+
+
+def _named_product_strength(facts: list[Fact], text: str) -> float | None:
+    """The one tablet strength of the oral products the text names by brand and by every
+    other word of the product's name ("Extra Strength Tylenol" is "TYLENOL Extra Strength 500
+    mg caplets"); None when no branded product is named or the named ones differ."""
+    found: set[float] = set()
+    for f in facts:
+        product = f.qualifiers.get("product") or ""
+        strengths = {float(v) * _MASS_TO_MG[u] for v, u in _PRODUCT_STRENGTH.findall(product)}
+        if (
+            len(strengths) != 1
+            or _NOT_TABLETS.search(product)
+            or f.qualifiers.get("route")
+            not in (
+                None,
+                "oral",
+            )
+        ):
+            continue
+        if not re.search(r"\b[A-Z][A-Z-]{2,}\b", product):
+            continue  # a generic product ("naproxen sodium 220 mg tablets") names no one label
+        words = [w for w in re.findall(r"[A-Za-z][\w-]*", _PRODUCT_STRENGTH.sub(" ", product))
+                 if not _FORM_NOUN.match(w)]  # fmt: skip
+        if words and all(re.search(rf"\b{re.escape(w)}\b", text, re.I) for w in words):
+            found |= strengths
+    return found.pop() if len(found) == 1 else None
 
 
 def _fits_tablets(f: Fact, mg: float, text: str) -> bool:

@@ -6,7 +6,9 @@ label) and 1,200 mg/day (OTC 200 mg tablets); colchicine (COLCRYS) 1.8 mg over o
 treatment of gout flares and 1.2 mg/day for prophylaxis of gout flares. Sentences are written
 for this file. "Take ibuprofen ..." doses ibuprofen ("if you take warfarin ..." still names a
 co-medication). When a drug's labelled maxima for one condition differ between treatment and
-prevention, a sentence must say which it means; otherwise the claim is unverifiable.
+prevention, a sentence must say which it means; otherwise the claim is unverifiable. A count
+of tablets of a product named in full (brand and every other word of its label's product
+name) is counted at that label's strength; a brand alone names no strength.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ ROWS = [
     ("prevention-wrong", "For gout prophylaxis, the maximum colchicine dose is 1.8 mg.", COL,
      "contradicted"),
     ("use-unsaid", "For gout, do not take more than 1.8 mg of colchicine.", COL, "unverifiable"),
+    # a count of tablets of a product named by brand and every word of its name: that label's
+    # strength (TYLENOL Extra Strength 500 mg caplets, 6 caplets = 3,000 mg in 24 hours)
+    ("named-product-count-right", "Don't exceed 6 caplets of Tylenol Extra Strength in 24 "
+     "hours.", APAP, "supported"),
+    ("named-product-count-wrong", "Don't exceed 8 tablets of Extra Strength Tylenol in 24 "
+     "hours.", APAP, "contradicted"),
+    ("brand-alone-count", "Don't take more than 8 tablets of Tylenol in 24 hours.", APAP,
+     "unverifiable"),
 ]  # fmt: skip
 
 
