@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from auditor.trail.canonical import format_timestamp
 from auditor.trail.models import Audit, ReviewItem
 from auditor.trail.queries import to_datetime
+from auditor.trail.records import parse_audit_id
 from auditor.trail.reviews import audit_items, item_state, reviews_of
 
 if TYPE_CHECKING:
@@ -189,12 +190,48 @@ def review_queue(
 def next_in_queue(
     trail: Trail, *, tenant: str, risk_threshold: float, after: str | None = None
 ) -> str | None:
-    """The riskiest queued audit other than ``after``, or None when the queue is empty."""
-    q = review_queue(trail, tenant=tenant, risk_threshold=risk_threshold, page_size=2)
-    for row in q.rows:
-        if row.id != after:
-            return row.id
-    return None
+    """The queued audit that follows ``after`` in the queue's order (riskiest first, then
+    newest), wrapping round to the riskiest; the riskiest when ``after`` is None or has no
+    indexed item. Never ``after`` itself; None when no other audit is queued.
+
+    So "next audit" walks the whole queue, and after an audit's last item is decided it
+    goes on from where that audit stood.
+    """
+    ri = ReviewItem
+    cond = _queue_where(tenant, risk_threshold, QueueFilter())
+    risk = func.coalesce(ri.risk, -1.0)
+    order = (risk.desc(), ri.created_at.desc(), ri.audit_seq.desc())
+    aid = parse_audit_id(after) if after else None
+    if aid is not None:
+        cond.append(ri.audit_id != aid)
+    with trail.session() as s:
+        anchor = (
+            s.execute(
+                select(risk, ri.created_at, ri.audit_seq)
+                .where(ri.audit_id == aid, ri.tenant_id == tenant)
+                .limit(1)
+            ).first()
+            if aid is not None
+            else None
+        )
+        found = None
+        if anchor is not None:
+            r, created, seq = anchor
+            later = or_(
+                risk < r,
+                and_(
+                    risk == r,
+                    or_(
+                        ri.created_at < created, and_(ri.created_at == created, ri.audit_seq < seq)
+                    ),
+                ),
+            )
+            found = s.execute(
+                select(ri.audit_id).where(*cond, later).order_by(*order).limit(1)
+            ).scalar()
+        if found is None:
+            found = s.execute(select(ri.audit_id).where(*cond).order_by(*order).limit(1)).scalar()
+    return str(found) if found is not None else None
 
 
 __all__ = [

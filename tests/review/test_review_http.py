@@ -10,6 +10,8 @@ import pytest
 from sqlalchemy import update
 
 from auditor.trail.models import Review
+from auditor.trail.review_queue import open_items
+from auditor.trail.reviews import Decision, append_reviews
 
 if TYPE_CHECKING:
     from tests.review.conftest import Workbench
@@ -123,6 +125,40 @@ def test_queue_paginates(workbench: Workbench) -> None:
     assert low.total == 16  # with no threshold the 4th finance audit's unverifiable claim counts
     workbench.login("acme-viewer")
     assert "page 1 of 1" in workbench.client.get("/review").text
+
+
+def test_next_audit_walks_the_whole_queue_in_order(workbench: Workbench) -> None:
+    """``]`` (``/review/next?after=ID``) visits every queued audit once, in the queue's
+    order, then wraps round; it never shows another tenant's audit."""
+    workbench.login("acme-reviewer")
+    queue = re.findall(
+        r'class="open-audit" href="/review/audits/([^"]+)"', workbench.client.get("/review").text
+    )
+    assert len(queue) == 15
+
+    def after(aid: str | None) -> str:
+        r = workbench.client.get(
+            "/review/next", params={"after": aid} if aid else {}, follow_redirects=False
+        )
+        assert r.status_code == 303
+        return r.headers["location"].removeprefix("/review/audits/")
+
+    walked = [after(None)]
+    for _ in range(len(queue)):
+        walked.append(after(walked[-1]))
+    assert walked == [*queue, queue[0]]
+    assert after(workbench.ids["beta"][0]) == queue[0]  # not a queued audit of this tenant
+    # an audit whose last item is decided: next goes on from where it stood in the queue
+    third = queue[2]
+    stored = workbench.trail.get(third, tenant="acme")
+    items = open_items(stored["result"], [], risk_threshold=0.5)
+    append_reviews(
+        workbench.trail,
+        [Decision(third, it["item"], "confirm", None) for it in items],
+        tenant="acme",
+        reviewer="key:test",
+    )
+    assert after(third) == queue[3]
 
 
 def test_tenant_cannot_open_another_tenants_audit(workbench: Workbench) -> None:
