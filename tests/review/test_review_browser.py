@@ -288,3 +288,46 @@ def test_pages_have_no_serious_accessibility_violation(
     )
     caught = {v["id"]: v["impact"] for v in axe_violations(pg)}
     assert caught.get("label") == "critical" and caught.get("color-contrast") == "serious", caught
+
+
+def _tab_to(pg: Any, selector: str, limit: int = 80) -> None:
+    """Press Tab until the element matching ``selector`` has the focus."""
+    for _ in range(limit):
+        pg.keyboard.press("Tab")
+        if pg.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def test_filter_and_bulk_confirm_by_keyboard(served: tuple[str, Workbench], page: Any) -> None:
+    """Without the shortcuts: Tab to the filter, type, Enter; Tab to an audit's checkbox,
+    Space; Tab to the bulk confirm, Enter; then Tab to sign out, Enter."""
+    base, wb = served
+    pg = page
+    pg.goto(f"{base}/review/login")
+    pg.fill("#api_key", wb.tokens["acme-reviewer"])
+    pg.keyboard.press("Enter")
+    pg.wait_for_url(f"{base}/review")
+    _tab_to(pg, "input[name=domain]")
+    pg.keyboard.type("legal")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    assert pg.inner_text("#queue-total") == "3"
+    _tab_to(pg, "input[name=audit]")
+    pg.keyboard.press("Space")
+    chosen = pg.evaluate("document.activeElement.value")
+    _tab_to(pg, "#bulk-confirm")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    # the legal audit's open items: contradicted and unverifiable claims, unverified citation
+    assert "confirmed=3" in pg.url
+    assert pg.inner_text("p.saved[role=status]") == "3 item(s) confirmed and recorded in the trail."
+    assert pg.inner_text("#queue-total") == "2"
+    with wb.trail.session() as s:
+        rows = s.execute(select(Review)).scalars().all()
+    assert sorted((str(r.audit_id), r.decision) for r in rows) == [(chosen, "confirm")] * 3
+    assert wb.trail.verify().ok
+    _tab_to(pg, "header form.inline button")
+    with pg.expect_navigation():
+        pg.keyboard.press("Enter")
+    assert pg.url.endswith("/review/login")

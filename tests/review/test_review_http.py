@@ -269,8 +269,12 @@ def test_bulk_confirm_of_a_filtered_selection(workbench: Workbench) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 303 and "confirmed=3" in r.headers["location"]
+    shown = workbench.client.get(r.headers["location"]).text
+    assert '<p class="saved" role="status">3 item(s) confirmed' in shown
     after = workbench.client.get("/review", params={"domain": "finance", "rule": "FIN-CUR"}).text
-    assert re.search(r'id="queue-total">0<', after)
+    assert re.search(r'id="queue-total">0<', after) and 'class="saved"' not in after
+    for junk in ("<b>3</b>", "-1", "\u00b2", "9" * 12):  # no count, no message
+        assert 'class="saved"' not in workbench.client.get(f"/review?confirmed={junk}").text
     assert workbench.trail.verify().ok
 
 

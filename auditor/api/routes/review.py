@@ -215,7 +215,13 @@ async def queue(request: Request, services: ServicesDep) -> Response:
         page_url=page_url,
         verdicts=("contradicted", "unverifiable", "unverified", "supported", "verified"),
         threshold=services.settings.review_risk_threshold,
+        confirmed=_count(request.query_params.get("confirmed")),
     )
+
+
+def _count(value: str | None) -> int | None:
+    """A non-negative count from the query string (what a redirect put there), else None."""
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 @router.get("/next")
