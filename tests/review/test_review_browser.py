@@ -327,6 +327,14 @@ def test_filter_and_bulk_confirm_by_keyboard(served: tuple[str, Workbench], page
         rows = s.execute(select(Review)).scalars().all()
     assert sorted((str(r.audit_id), r.decision) for r in rows) == [(chosen, "confirm")] * 3
     assert wb.trail.verify().ok
+    # ] and [ walk the queue's audits in its order, both ways
+    pg.goto(f"{base}/review")
+    order = pg.eval_on_selector_all("a.open-audit", "els => els.map(e => e.pathname)")
+    pg.goto(f"{base}{order[0]}")
+    for want in (order[1], order[0], order[-1]):
+        with pg.expect_navigation():
+            pg.keyboard.press("]" if want == order[1] else "[")
+        pg.wait_for_url(f"**{want}**")
     _tab_to(pg, "header form.inline button")
     with pg.expect_navigation():
         pg.keyboard.press("Enter")

@@ -136,9 +136,9 @@ def test_next_audit_walks_the_whole_queue_in_order(workbench: Workbench) -> None
     )
     assert len(queue) == 15
 
-    def after(aid: str | None) -> str:
+    def after(aid: str | None, way: str = "next") -> str:
         r = workbench.client.get(
-            "/review/next", params={"after": aid} if aid else {}, follow_redirects=False
+            f"/review/{way}", params={"after": aid} if aid else {}, follow_redirects=False
         )
         assert r.status_code == 303
         return r.headers["location"].removeprefix("/review/audits/")
@@ -147,6 +147,10 @@ def test_next_audit_walks_the_whole_queue_in_order(workbench: Workbench) -> None
     for _ in range(len(queue)):
         walked.append(after(walked[-1]))
     assert walked == [*queue, queue[0]]
+    back = [queue[0]]
+    for _ in range(len(queue)):
+        back.append(after(back[-1], "prev"))
+    assert back == [queue[0], *reversed(queue)]  # [ from the top wraps round to the last
     assert after(workbench.ids["beta"][0]) == queue[0]  # not a queued audit of this tenant
     # an audit whose last item is decided: next goes on from where it stood in the queue
     third = queue[2]
