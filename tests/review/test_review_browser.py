@@ -39,6 +39,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 AXE = Path(__file__).resolve().parent / "assets" / "axe.min.js"
 BLOCKING = ("serious", "critical")  # axe impacts that fail the test
 
+pytestmark = pytest.mark.slow  # a server and a browser per test: 2-7 s each
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
 if not Path(CHROMIUM).exists():
     pytest.skip("chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
