@@ -1,16 +1,18 @@
 """``kgaudit bench review``: the reviewer workbench's pages over a large trail.
 
 Builds a trail of ``--audits`` audits of tenant ``bench`` (small answers of the three
-domains, about half with an open item, plus one answer of ``--claims`` claims) on SQLite
-and/or PostgreSQL, serves the app in-process (FastAPI's TestClient: routing, session
-cookie, templates and the trail queries, no network), signs in as a reviewer and times the
-queue's first page, a filtered queue page and the large audit's page. Reported as p50/p95 in
+domains, the share ``--queued`` of them with an open item — by default all, a queue of
+``--audits`` audits — plus one answer of ``--claims`` claims) on SQLite and/or PostgreSQL,
+serves the app in-process (FastAPI's TestClient: routing, session cookie, templates and the
+trail queries, no network), signs in as a reviewer and times the queue's first and last
+pages, a filtered queue page and the large audit's page. Reported as p50/p95 in
 milliseconds and the p95's ratio to the 300 ms target of issue 26, never as pass/fail.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 import tempfile
@@ -24,6 +26,7 @@ from auditor.bench_audit import percentile
 
 TARGET_MS = 300.0
 TENANT = "bench"
+RISK_THRESHOLD = 0.5  # the setting's default: unverifiable claims count from this risk
 _DOMAINS = ("medical", "legal", "finance")
 
 
@@ -89,8 +92,23 @@ def _result(
     }
 
 
-def build_trail(db_url: str, n_audits: int, n_claims: int, seed: int = 0) -> str:
-    """Fill ``db_url`` (migrated here) with the bench's audits; returns the large audit's id."""
+def _small_audit(queued: bool, rng: random.Random) -> tuple[list[str], float]:
+    """The verdicts and risk of a two-claim answer, with an open item when ``queued``: a
+    contradicted claim, or an unverifiable one at or above the risk threshold."""
+    second = rng.choice(
+        ["contradicted", "unverifiable"] if queued else ["supported", "unverifiable"]
+    )
+    risk = rng.random()
+    if second == "unverifiable":  # open only at risk >= the threshold
+        risk = RISK_THRESHOLD + (1 - RISK_THRESHOLD) * risk if queued else RISK_THRESHOLD * risk
+    return ["supported", second], math.floor(risk * 1000) / 1000
+
+
+def build_trail(
+    db_url: str, n_audits: int, n_claims: int, seed: int = 0, queued: float = 1.0
+) -> str:
+    """Fill ``db_url`` (migrated here) with the bench's audits, the share ``queued`` of the
+    small ones with an open item; returns the large audit's id."""
     from auditor.trail import Trail
     from auditor.trail.append import append_many, prepare
 
@@ -102,11 +120,8 @@ def build_trail(db_url: str, n_audits: int, n_claims: int, seed: int = 0) -> str
         for i in range(n_audits - 1):
             domain = _DOMAINS[i % 3]
             text = f"Answer {i} states a first fact. It states a second fact about {domain}."
-            verdicts = [
-                "supported",
-                rng.choice(["supported", "contradicted", "unverifiable"]),
-            ]
-            res = _result(domain, text, verdicts, round(rng.random(), 3), rng)
+            verdicts, risk = _small_audit(rng.random() < queued, rng)
+            res = _result(domain, text, verdicts, risk, rng)
             batch.append(prepare(res, text=text, tenant=TENANT))
             if len(batch) == 500:
                 append_many(trail, batch)
@@ -137,7 +152,9 @@ def _time(client: Any, path: str, repeat: int) -> list[float]:
     return out
 
 
-def bench_one(db_url: str, n_audits: int, n_claims: int, repeat: int) -> dict[str, Any]:
+def bench_one(
+    db_url: str, n_audits: int, n_claims: int, repeat: int, queued: float = 1.0
+) -> dict[str, Any]:
     """Build, serve, sign in, time; the figures of one backend."""
     from fastapi.testclient import TestClient
 
@@ -147,10 +164,15 @@ def bench_one(db_url: str, n_audits: int, n_claims: int, repeat: int) -> dict[st
     from auditor.trail import Trail
 
     t0 = time.perf_counter()
-    big = build_trail(db_url, n_audits, n_claims)
+    big = build_trail(db_url, n_audits, n_claims, queued=queued)
     build_s = time.perf_counter() - t0
     with tempfile.TemporaryDirectory(prefix="kgaudit-bench-review-") as home:
-        settings = Settings(home=Path(home), database_url=db_url, rate_limit_per_minute=10**7)
+        settings = Settings(
+            home=Path(home),
+            database_url=db_url,
+            rate_limit_per_minute=10**7,
+            review_risk_threshold=RISK_THRESHOLD,
+        )
         trail = Trail(db_url)
         try:
             token = KeyStore(trail).create(tenant=TENANT, role="reviewer", name="bench")[1]
@@ -169,8 +191,10 @@ def bench_one(db_url: str, n_audits: int, n_claims: int, repeat: int) -> dict[st
                     raise click.ClickException(f"sign-in answered {r.status_code}")
                 first = client.get("/review").text
                 total = re.search(r'id="queue-total">(\d+)<', first)
+                last = re.search(r"page 1 of (\d+)", first)
                 pages = {
                     "queue, first page": "/review",
+                    "queue, last page": f"/review?page={last.group(1) if last else 1}",
                     "queue, filtered (domain, verdict), page 3": (
                         "/review?domain=legal&verdict=contradicted&page=3"
                     ),
@@ -208,6 +232,13 @@ def bench_one(db_url: str, n_audits: int, n_claims: int, repeat: int) -> dict[st
     "--repeat", default=40, show_default=True, type=click.IntRange(1), help="Requests per page."
 )
 @click.option(
+    "--queued",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.0, 1.0),
+    help="Share of the small audits with an open item (1: every audit is in the queue).",
+)
+@click.option(
     "--db",
     "backends",
     multiple=True,
@@ -219,7 +250,7 @@ def bench_one(db_url: str, n_audits: int, n_claims: int, repeat: int) -> dict[st
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
 def bench_review_command(
-    audits: int, claims: int, repeat: int, backends: tuple[str, ...], fmt: str
+    audits: int, claims: int, repeat: int, queued: float, backends: tuple[str, ...], fmt: str
 ) -> None:
     """p50/p95 of the reviewer workbench's queue and audit pages over a large trail."""
     from auditor.api.bench_api import bench_database
@@ -227,7 +258,7 @@ def bench_review_command(
     out: dict[str, Any] = {"target_p95_ms": TARGET_MS, "backends": {}}
     for kind in backends:
         with bench_database(kind) as url:
-            out["backends"][kind] = bench_one(url, audits, claims, repeat)
+            out["backends"][kind] = bench_one(url, audits, claims, repeat, queued)
     if fmt == "json":
         click.echo(json.dumps(out, indent=2))
         return

@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, func, or_, select
 
 from auditor.trail.canonical import format_timestamp
 from auditor.trail.models import Audit, ReviewItem
 from auditor.trail.queries import to_datetime
+from auditor.trail.records import parse_audit_id
 from auditor.trail.reviews import audit_items, item_state, reviews_of
 
 if TYPE_CHECKING:
@@ -187,14 +188,58 @@ def review_queue(
 
 
 def next_in_queue(
-    trail: Trail, *, tenant: str, risk_threshold: float, after: str | None = None
+    trail: Trail,
+    *,
+    tenant: str,
+    risk_threshold: float,
+    after: str | None = None,
+    backwards: bool = False,
 ) -> str | None:
-    """The riskiest queued audit other than ``after``, or None when the queue is empty."""
-    q = review_queue(trail, tenant=tenant, risk_threshold=risk_threshold, page_size=2)
-    for row in q.rows:
-        if row.id != after:
-            return row.id
-    return None
+    """The queued audit that follows ``after`` in the queue's order (riskiest first, then
+    newest), wrapping round to the riskiest; the riskiest when ``after`` is None or has no
+    indexed item. Never ``after`` itself; None when no other audit is queued.
+    ``backwards``: the one before it instead, wrapping round to the last.
+
+    So "next audit" walks the whole queue, and after an audit's last item is decided it
+    goes on from where that audit stood.
+    """
+    ri = ReviewItem
+    cond = _queue_where(tenant, risk_threshold, QueueFilter())
+    risk = func.coalesce(ri.risk, -1.0)
+    keys = (risk, ri.created_at, ri.audit_seq)
+    order = tuple(k.asc() if backwards else k.desc() for k in keys)
+    aid = parse_audit_id(after) if after else None
+    if aid is not None:
+        cond.append(ri.audit_id != aid)
+    with trail.session() as s:
+        anchor = (
+            s.execute(
+                select(*keys).where(ri.audit_id == aid, ri.tenant_id == tenant).limit(1)
+            ).first()
+            if aid is not None
+            else None
+        )
+        found = None
+        if anchor is not None:
+            found = s.execute(
+                select(ri.audit_id)
+                .where(*cond, _beyond(keys, tuple(anchor), backwards))
+                .order_by(*order)
+                .limit(1)
+            ).scalar()
+        if found is None:
+            found = s.execute(select(ri.audit_id).where(*cond).order_by(*order).limit(1)).scalar()
+    return str(found) if found is not None else None
+
+
+def _beyond(keys: tuple[Any, ...], anchor: tuple[Any, ...], backwards: bool) -> Any:
+    """Rows after ``anchor`` in descending order of ``keys`` (before it: ``backwards``),
+    the lexicographic comparison spelled out (row values are not on every backend)."""
+    head, value = keys[0], anchor[0]
+    past = head > value if backwards else head < value
+    if len(keys) == 1:
+        return past
+    return or_(past, and_(head == value, _beyond(keys[1:], anchor[1:], backwards)))
 
 
 __all__ = [

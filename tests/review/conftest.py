@@ -284,3 +284,39 @@ def workbench(db_url: str, tmp_path: Path) -> Iterator[Workbench]:
 @pytest.fixture
 def make_client(workbench: Workbench) -> Callable[[], TestClient]:
     return lambda: TestClient(workbench.client.app, raise_server_exceptions=False)
+
+
+def every_verdict_audit() -> tuple[str, dict[str, Any]]:
+    """(text, result) of one legal audit holding claims of every verdict (supported,
+    contradicted, unverifiable) and citations of both outcomes, for the accessibility check."""
+    t = (
+        "Marbury v. Madison, 5 U.S. 137 (1803) established judicial review. "
+        "Roe v. Wade was decided in 1975. See Smith v. Jones, 901 F.3d 1234 (11th Cir. 2020)."
+    )
+    claims = [
+        claim(
+            t,
+            "Marbury v. Madison, 5 U.S. 137 (1803) established judicial review",
+            "supported",
+            "LEG-HOLD",
+            url="https://supreme.justia.com/cases/federal/us/5/137/",
+        ),
+        claim(
+            t,
+            "Roe v. Wade was decided in 1975",
+            "contradicted",
+            "LEG-YEAR",
+            url="https://supreme.justia.com/cases/federal/us/410/113/",
+        ),
+        claim(t, "Smith v. Jones, 901 F.3d 1234 (11th Cir. 2020)", "unverifiable", "LEG-CITE"),
+    ]
+    cites = [
+        citation(t, "Marbury v. Madison, 5 U.S. 137 (1803)", "verified"),
+        citation(t, "Smith v. Jones, 901 F.3d 1234 (11th Cir. 2020)", "unverified"),
+    ]
+    return t, result("legal", t, claims, citations=cites, risk=0.99)
+
+
+@pytest.fixture
+def every_verdict() -> tuple[str, dict[str, Any]]:
+    return every_verdict_audit()

@@ -10,6 +10,8 @@ import pytest
 from sqlalchemy import update
 
 from auditor.trail.models import Review
+from auditor.trail.review_queue import open_items
+from auditor.trail.reviews import Decision, append_reviews
 
 if TYPE_CHECKING:
     from tests.review.conftest import Workbench
@@ -125,6 +127,44 @@ def test_queue_paginates(workbench: Workbench) -> None:
     assert "page 1 of 1" in workbench.client.get("/review").text
 
 
+def test_next_audit_walks_the_whole_queue_in_order(workbench: Workbench) -> None:
+    """``]`` (``/review/next?after=ID``) visits every queued audit once, in the queue's
+    order, then wraps round; it never shows another tenant's audit."""
+    workbench.login("acme-reviewer")
+    queue = re.findall(
+        r'class="open-audit" href="/review/audits/([^"]+)"', workbench.client.get("/review").text
+    )
+    assert len(queue) == 15
+
+    def after(aid: str | None, way: str = "next") -> str:
+        r = workbench.client.get(
+            f"/review/{way}", params={"after": aid} if aid else {}, follow_redirects=False
+        )
+        assert r.status_code == 303
+        return r.headers["location"].removeprefix("/review/audits/")
+
+    walked = [after(None)]
+    for _ in range(len(queue)):
+        walked.append(after(walked[-1]))
+    assert walked == [*queue, queue[0]]
+    back = [queue[0]]
+    for _ in range(len(queue)):
+        back.append(after(back[-1], "prev"))
+    assert back == [queue[0], *reversed(queue)]  # [ from the top wraps round to the last
+    assert after(workbench.ids["beta"][0]) == queue[0]  # not a queued audit of this tenant
+    # an audit whose last item is decided: next goes on from where it stood in the queue
+    third = queue[2]
+    stored = workbench.trail.get(third, tenant="acme")
+    items = open_items(stored["result"], [], risk_threshold=0.5)
+    append_reviews(
+        workbench.trail,
+        [Decision(third, it["item"], "confirm", None) for it in items],
+        tenant="acme",
+        reviewer="key:test",
+    )
+    assert after(third) == queue[3]
+
+
 def test_tenant_cannot_open_another_tenants_audit(workbench: Workbench) -> None:
     beta_id = workbench.ids["beta"][0]
     workbench.login("acme-reviewer")
@@ -233,8 +273,12 @@ def test_bulk_confirm_of_a_filtered_selection(workbench: Workbench) -> None:
         follow_redirects=False,
     )
     assert r.status_code == 303 and "confirmed=3" in r.headers["location"]
+    shown = workbench.client.get(r.headers["location"]).text
+    assert '<p class="saved" role="status">3 item(s) confirmed' in shown
     after = workbench.client.get("/review", params={"domain": "finance", "rule": "FIN-CUR"}).text
-    assert re.search(r'id="queue-total">0<', after)
+    assert re.search(r'id="queue-total">0<', after) and 'class="saved"' not in after
+    for junk in ("<b>3</b>", "-1", "\u00b2", "9" * 12):  # no count, no message
+        assert 'class="saved"' not in workbench.client.get(f"/review?confirmed={junk}").text
     assert workbench.trail.verify().ok
 
 

@@ -196,10 +196,14 @@ def test_bench_review_runs_and_reports_ratios() -> None:
     r = CliRunner().invoke(bench_review_command, [*args, "--format", "json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)["backends"]["sqlite"]
-    assert out["audits"] == 30 and out["queued"] > 0
+    assert out["audits"] == out["queued"] == 30  # --queued 1: every audit is in the queue
     assert set(out["pages"]) == {
         "queue, first page",
+        "queue, last page",
         "queue, filtered (domain, verdict), page 3",
         "audit page, 6 claims",
     }
     assert all(f["p95_to_target"] > 0 for f in out["pages"].values())
+    half = CliRunner().invoke(bench_review_command, [*args, "--queued", "0.5", "--format", "json"])
+    assert half.exit_code == 0, half.output
+    assert 1 <= json.loads(half.output)["backends"]["sqlite"]["queued"] < 30

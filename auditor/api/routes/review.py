@@ -6,7 +6,8 @@ Pages (readable without JavaScript; ``/review/static/review.js`` only adds short
     POST /review/login                 key -> signed session cookie, then the queue
     POST /review/logout                ends the session
     GET  /review                       the queue: audits with open items, riskiest first
-    GET  /review/next                  the riskiest queued audit (``after``: skip that one)
+    GET  /review/next                  the riskiest queued audit (``after=ID``: the one after it)
+    GET  /review/prev                  ``after=ID``: the queued audit before that one
     GET  /review/audits/{id}           one audit: answer, claims, evidence, citations, forms
     POST /review/audits/{id}/decide    confirm / overturn / note one item
     POST /review/bulk-confirm          confirm every open item of the selected audits
@@ -215,7 +216,13 @@ async def queue(request: Request, services: ServicesDep) -> Response:
         page_url=page_url,
         verdicts=("contradicted", "unverifiable", "unverified", "supported", "verified"),
         threshold=services.settings.review_risk_threshold,
+        confirmed=_count(request.query_params.get("confirmed")),
     )
+
+
+def _count(value: str | None) -> int | None:
+    """A non-negative count from the query string (what a redirect put there), else None."""
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
 @router.get("/next")
@@ -223,6 +230,21 @@ async def next_audit(request: Request, services: ServicesDep) -> Response:
     session = await _session(request, services)
     if session is None:
         return _redirect("/review/login")
+    return await _neighbour(request, services, session, backwards=False)
+
+
+@router.get("/prev")
+async def previous_audit(request: Request, services: ServicesDep) -> Response:
+    session = await _session(request, services)
+    if session is None:
+        return _redirect("/review/login")
+    return await _neighbour(request, services, session, backwards=True)
+
+
+async def _neighbour(
+    request: Request, services: AppServices, session: WebSession, *, backwards: bool
+) -> Response:
+    """Redirect to the queued audit after (before) ``?after=ID`` in the queue's order."""
     after = request.query_params.get("after")
     found = await anyio.to_thread.run_sync(
         lambda: next_in_queue(
@@ -230,6 +252,7 @@ async def next_audit(request: Request, services: ServicesDep) -> Response:
             tenant=session.principal.tenant,
             risk_threshold=services.settings.review_risk_threshold,
             after=after,
+            backwards=backwards,
         )
     )
     return _redirect(f"/review/audits/{found}" if found else "/review?done=1")

@@ -1,7 +1,8 @@
 // kgaudit reviewer workbench: keyboard shortcuts only (every page works without this file).
 // j / k: next / previous item (queue row or audit item); c: confirm the focused item;
 // x: overturn it (focuses the reason; Enter in the reason submits); n: note (same);
-// ] / [: next audit in the queue / back; Enter on a queue row opens it; ?: help.
+// ] / [: next / previous audit in the queue (on the queue: next / previous page);
+// Enter on a queue row opens it; ?: help.
 (function () {
   "use strict";
   function items() {
@@ -62,7 +63,10 @@
         el = document.getElementById("next-audit") || document.querySelector("a[rel=next]");
         if (el) { window.location.href = el.href; } else { return; }
         break;
-      case "[": window.history.back(); break;
+      case "[":
+        el = document.getElementById("prev-audit") || document.querySelector("a[rel=prev]");
+        if (el) { window.location.href = el.href; } else { window.history.back(); }
+        break;
       case "Enter":
         el = current();
         if (el && el.dataset.href) { window.location.href = el.dataset.href; } else { return; }
