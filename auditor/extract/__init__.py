@@ -185,8 +185,10 @@ def _add_cited_cases(
             continue
         start, end = ref.name_span or (ref.start, ref.end)
         overlapping = [m for m in info.mentions if m.start < end and start < m.end]
-        if any(cid in m.candidates for m in overlapping):
-            continue
+        if any(cid in m.candidates and m.start <= start and end <= m.end for m in overlapping):
+            continue  # the whole written name is already a mention of that case
+        # else the citation's name is the mention, also over a short form linked inside it
+        # ("Chevron" of "Chevron U.S.A. v. NRDC, 467 U.S. 837 (1984)")
         info.mentions = [m for m in info.mentions if m not in overlapping]
         info.mentions.append(
             Mention(

@@ -34,7 +34,9 @@ _GOVERNS_AFTER = re.compile(
 _PRESENT = re.compile(
     r"\b(?:may|must|can(?:not)?|is|are|does|do|has\s+to|have\s+to|requires?|allows?|permits?|"
     r"prohibits?|bars?|forbids?|governs?|controls?|applies|apply|remains?|continues?|evaluate|"
-    r"ask|look|need|needs|cannot|can't|won't|will)\b",
+    r"ask|look|need|needs|cannot|can't|won't|will|defers?|reviews?|upholds?|treats?|presumes?|"
+    r"protects?|guarantees?|grants?|gives?|owes?|recogni[sz]es?|entitles?|affords?|extends?|"
+    r"shields?|limits?|restricts?|invalidates?|satisfies|satisfy|survives?|fails?)\b",
     re.I,
 )
 _PAST_OR_DENIED = re.compile(

@@ -66,7 +66,9 @@ def move_of(text: str) -> str | None:
 # a bank's own figure, an example or a computation, not a requirement
 OWN_FIGURE = re.compile(
     r"\b(?:its|their|our|your|his|her|the\s+bank'?s|a\s+bank\s+(?:with|that|whose|holding|reporting)|"
-    r"banks?\s+with|firms?\s+with|report(?:s|ed|ing)?|has\s+a|have\s+a|holds?\s+a|held\s+a|"
+    r"banks?\s+with|firms?\s+with|report(?:s|ed|ing)?|"
+    # "has a 12% ratio", not "must have a minimum ..." / "required to hold a ... ratio of"
+    r"(?<!\bto\s)(?<!must\s)(?<!should\s)(?<!shall\s)(?:has|have|holds?)\s+a(?!\s+minimum)|held\s+a|"
     r"stood\s+at|fell\s+to|rose\s+to|dropp?(?:ed|s)\s+to|came\s+in\s+at|ended\s+(?:the\s+\w+\s+)?at|"
     r"actual|current\s+ratio|headroom|cushion|[A-Z][A-Za-z&.]+(?:'s|’s))\b",
 )

@@ -212,8 +212,40 @@ _WORD = re.compile(r"[a-z0-9][a-z0-9'’]*(?:\.[a-z](?=\.))*")
 _LEAD = re.compile(r"^(?:in\s+re|ex\s+parte|matter\s+of|in\s+the\s+matter\s+of)\s+", re.I)
 
 
+# Bluebook T10 abbreviations of state names, matched only as written with their periods
+# ("Quill Corp. v. N.D.", "Mass. Bd. of Ret. v. Murgia"); "Ind." is left out (also "independent")
+_STATES = {
+    "ala": "alabama", "ariz": "arizona", "ark": "arkansas", "cal": "california",
+    "colo": "colorado", "conn": "connecticut", "del": "delaware", "fla": "florida",
+    "ga": "georgia", "ill": "illinois", "kan": "kansas", "ky": "kentucky", "la": "louisiana",
+    "md": "maryland", "mass": "massachusetts", "mich": "michigan", "minn": "minnesota",
+    "miss": "mississippi", "mo": "missouri", "mont": "montana", "neb": "nebraska",
+    "nev": "nevada", "okla": "oklahoma", "or": "oregon", "pa": "pennsylvania",
+    "tenn": "tennessee", "tex": "texas", "vt": "vermont", "va": "virginia",
+    "wash": "washington", "wis": "wisconsin", "wyo": "wyoming", "n.d": "north dakota",
+    "s.d": "south dakota", "n.y": "new york", "n.j": "new jersey", "n.h": "new hampshire",
+    "n.m": "new mexico", "n.c": "north carolina", "s.c": "south carolina",
+    "r.i": "rhode island", "w. va": "west virginia", "d.c": "district of columbia",
+}  # fmt: skip
+_STATE = re.compile(
+    r"(?<![\w.])("
+    + "|".join(
+        re.escape(k).replace(r"\.", r"\.\s?") for k in sorted(_STATES, key=len, reverse=True)
+    )
+    + r")\.(?![\w])"
+)
+
+
+_STATE_KEYS = {k.replace(". ", "."): v for k, v in _STATES.items()}
+
+
+def _expand_states(low: str) -> str:
+    return _STATE.sub(lambda m: _STATE_KEYS[re.sub(r"\.\s", ".", m.group(1))], low)
+
+
 def _words(side: str) -> list[str]:
     low = side.lower().replace("’", "'").replace("u. s. a.", "usa").replace("u.s.a.", "usa")
+    low = _expand_states(low)
     out = []
     for w in _WORD.findall(low.replace("-", " ")):
         w = w.rstrip("'")
