@@ -688,6 +688,8 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             # "the Court overturned Plessy v. Ferguson in Brown v. Board of Education"
             overruling_list = [after[split]]
             pairs = [(a, after[split]) for a in after[:split]]
+    if not pairs:
+        out += _unnamed_overrulings(info, cr, kb, domain, cue, passive, before, after, recalled)
     for overruled_case, overruling_case in pairs:
         if overruled_case[1] == overruling_case[1]:
             continue
@@ -812,6 +814,116 @@ _COORDINATED_VERB = re.compile(
 _OBJECT_LEAD = re.compile(
     r"(?<!decision )(?<!case )(?<!ruling )(?<!opinion )(?<!holding )\b[a-z]{2,}\s+(?:the\s+)?[*_]*$"
 )
+
+
+# "the Supreme Court overturned Roe v. Wade", "Roe v. Wade was overturned in 2022": an
+# overruling whose overruling decision is not named — by the Court, or by no one the text names
+_BY_THE_COURT = re.compile(
+    r"(?:^|[\s,])(?:the\s+)?(?:U\.\s?S\.\s+|United\s+States\s+|US\s+)?(?:Supreme\s+)?Court"
+    r"(?:'s|’s)?(?:\s+\w+){0,2}\s*$|\bthe\s+justices(?:\s+\w+){0,2}\s*$",
+    re.I,
+)
+_BY_AGENT = re.compile(r"\s*(?:\w+\s+){0,3}?by\s+(?P<agent>[^,;.]{0,40})", re.I)
+_COURT_AGENT = re.compile(
+    r"^(?:the\s+)?(?:U\.\s?S\.\s+|United\s+States\s+)?(?:Supreme\s+)?Court\b|^the\s+justices\b",
+    re.I,
+)
+
+
+def _unnamed_overrulings(info, cr, kb, domain, cue, passive, before, after, recalled):  # type: ignore[no-untyped-def]
+    """Claims that a case was overruled (at the one date the sentence gives, if any) when the
+    text names no overruling decision: "X was overturned in 2022" (a passive with no agent,
+    or "by the Court"), "In 2022, the Supreme Court overturned X" (the Court as subject). Not
+    for an agent that is not the Court ("by Congress", "by statute"), a recalled case, or a
+    denied or non-asserted overruling (read by the caller)."""
+    base = info.sentence.start
+    text = info.text
+    if recalled is not None:
+        return []
+    if passive:
+        agent = _BY_AGENT.match(text, cue.end())
+        if agent and not _COURT_AGENT.match(agent.group("agent").strip()):
+            return []  # "overturned by Congress", "by the Civil Rights Act"
+        # the case is the verb's subject: "X (1973) was overturned", "X, which was overturned"
+        targets = [
+            c
+            for c in before[-1:]
+            if _SUBJECT_GAP.fullmatch(_gap(info, c[0].end, base + cue.start()))
+        ]
+    else:
+        lead = text[_clause_start(text, cue.start()) : cue.start()]
+        if before or not _BY_THE_COURT.search(lead):
+            return []
+        # the case is the verb's object: "overturned Roe v. Wade", not "overturned Texas's ban
+        # in Roe v. Wade" (the decision that did the overturning)
+        targets = [
+            c for c in after[:1] if _OBJECT_GAP.fullmatch(_gap(info, base + cue.end(), c[0].start))
+        ]
+    if not targets:
+        return []
+    day = _overruling_date(info, cue)
+    if day is False:
+        return []  # two dates: which one the overruling has is not said
+    out = []
+    for case in targets:
+        c = base_claim(
+            info, cr, case, kb, domain, None, "an overruling decision", base + cue.start()
+        )
+        c.qualifiers["overruler"] = "unnamed"
+        if isinstance(day, DateRef):
+            c.date = day
+        if c.frame is not None:
+            c.frame.trigger = cue.group(0)
+        lead = text[_clause_start(text, cue.start()) : cue.start()]
+        if _DECLINED.search(lead) or c.negated:
+            continue  # "declined to overrule X", "X was never overturned": other rules' claims
+        if c.frame is not None and not c.frame.not_asserted and _ASKED.search(lead):
+            c.frame.not_asserted = "a request, an argument or a possibility, not a holding"
+        out.append(c)
+    return out
+
+
+_SUBJECT_GAP = re.compile(
+    r"[\s,*_]*(?:\([^()]{0,40}\)[\s,*_]*)?(?:which\s+|that\s+)?(?:was|were|has\s+been|had\s+been|"
+    r"have\s+been|is|got)\s+(?:\w+ly\s+)?",
+    re.I,
+)
+_OBJECT_GAP = re.compile(
+    r"\s*(?:both\s+|the\s+|its\s+(?:own\s+)?|(?:an?\s+)?(?:earlier|prior)\s+)?(?:\d{4}\s+)?"
+    r"(?:landmark\s+)?(?:(?:decision|ruling|precedent|case)\s+(?:in|of)\s+)?[*_]*",
+    re.I,
+)
+
+
+def _gap(info: SentenceInfo, lo: int, hi: int) -> str:
+    """The text between two offsets, with any case citation's reporter part taken out
+    ("Roe v. Wade, 410 U.S. 113 (1973), was overturned")."""
+    base = info.sentence.start
+    out = info.text[lo - base : hi - base]
+    for c in info.citations:
+        if c.kind == "case" and c.start < hi and lo < c.end <= hi:
+            out = info.text[c.end - base : hi - base]
+    return out
+
+
+def _overruling_date(info: SentenceInfo, cue: re.Match[str]) -> DateRef | bool | None:
+    """The one date the sentence gives besides its citations' and case names' years (None:
+    none; False: more than one)."""
+    base = info.sentence.start
+    cited = [(c.start, c.end) for c in info.citations if c.kind == "case"]
+    named = [(m.start, m.end) for m in info.mentions if "Case" in m.types]
+    found = []
+    for d in info.dates:
+        if d.role == "current" or any(a <= d.start and d.end <= b for a, b in cited):
+            continue
+        gap = [info.text[b - base : d.start - base] for a, b in named if b <= d.start]
+        if d.text.lstrip().startswith("(") and gap and not gap[-1].strip(" *_"):
+            continue  # "Roe v. Wade (1973)": the case's own year
+        found.append(d)
+    years = {(d.first, d.last) for d in found}
+    if len(years) > 1:
+        return False
+    return found[0] if found else None
 
 
 # the overruling verb is refused ("declined to overrule", "refused to overturn") or only asked

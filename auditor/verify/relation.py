@@ -32,6 +32,9 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
     kb = ctx.kb
     rel = rule.applies_to.relation or ""
     subj, obj = claim.subject, claim.object
+    if rel == "overruledBy" and subj is not None and claim.qualifiers.get("overruler") == "unnamed":
+        _verify_unnamed_overruling(claim, rule, ctx, subj)
+        return
     if subj is None or obj is None:
         unverifiable(claim, "the claim names no object")
         return
@@ -122,6 +125,47 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
             return
     unverifiable(
         claim, f"no {rel} link between {label_of(kb, subj)} and {label_of(kb, obj)} in the graph"
+    )
+
+
+def _verify_unnamed_overruling(claim: Claim, rule: Rule, ctx: Context, subj: str) -> None:
+    """ "X was overturned [in 2022]" with no overruling decision named: X has an overruling
+    on record (by the audit date), and — when the text dates it — one decided in that period.
+    A case with no overruling on record stays unverifiable (absence is not evidence)."""
+    kb = ctx.kb
+    name = label_of(kb, subj)
+    facts = [
+        f
+        for f in kb.facts_about(subj, "overruledBy")
+        if f.valid_from is None or f.valid_from <= ctx.as_of
+    ]
+    if not facts:
+        unverifiable(claim, f"the graph records no overruling of {name} by {ctx.as_of}")
+        return
+
+    def told(f: Fact) -> str:
+        when = f" on {f.valid_from}" if f.valid_from else ""
+        return f"{label_of(kb, f.object)}{when}"
+
+    d = claim.date
+    if d is None:
+        support(claim, facts, kb, f"{name} was overruled by {'; '.join(told(f) for f in facts)}")
+        return
+    hits = [f for f in facts if f.valid_from is not None and d.first <= f.valid_from <= d.last]
+    if hits:
+        support(claim, hits, kb, f"{name} was overruled by {'; '.join(told(f) for f in hits)}")
+        return
+    if any(f.valid_from is None for f in facts):
+        unverifiable(claim, f"the graph does not date the overruling of {name}", facts, kb)
+        return
+    contradict(
+        claim,
+        facts,
+        kb,
+        f"the text dates the overruling of {name} to {d.text.strip()!r}, but it was overruled "
+        f"by {'; '.join(told(f) for f in facts)}",
+        "wrong_date",
+        rule,
     )
 
 
