@@ -1,0 +1,215 @@
+"""Issue 28 item 2, fourth pass: label sentences read in stored DailyMed / fda.report pages.
+
+Each case names the fact, a fragment of the label sentence now stored as its quote and the
+DailyMed set id (or NDC) the entry cites; pinned cases also carry the label version from
+``sources.yaml``. The vilazodone entry, whose sentence is a recommended target dosage, is no
+longer a label maximum.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge_graphs.builders.quotes import limit_role_error
+
+MAXIMA = [
+    # drug, max (per day), quote fragment, set id, pinned
+    (
+        "rosuvastatin",
+        40,
+        "5 to 40 mg orally once daily",
+        "11fabe2e-3d90-4d30-a12a-e9cda5a63cc3",
+        True,
+    ),
+    (
+        "loratadine",
+        10,
+        "not more than 1 tablet in 24 hours",
+        "f0e77162-c601-1a0f-e053-2a95a90ab714",
+        True,
+    ),
+    (
+        "famotidine",
+        40,
+        "do not use more than 2 tablets in 24 hours",
+        "5c6c6665-cb0a-41d1-af28-85b4f061bd1b",
+        True,
+    ),
+    (
+        "fexofenadine",
+        180,
+        "do not take more than 1 tablet in 24 hours",
+        "f0ea471e-de9f-4048-a48c-cfe858774854",
+        True,
+    ),
+    (
+        "loperamide",
+        8,
+        "no more than 4 caplets in 24 hours",
+        "e3d4f789-d41c-4965-975b-5af743d7b8e3",
+        True,
+    ),
+    (
+        "guaifenesin",
+        2400,
+        "Do not exceed 6 doses in 24 hours",
+        "d1700952-d835-fa09-e053-2995a90ae617",
+        True,
+    ),
+    ("mirtazapine", 45, "maximum recommended dose of 45 mg once daily", "63739-099", False),
+]
+
+INTERACTIONS = [
+    # a, b (graph entities of one pair), quote fragment, set id or NDC, section word
+    (
+        "potassium chloride",
+        "triamterene",
+        "contraindicated in patients on triamterene or amiloride",
+        "8bae6f0f-58ca-490f-a725-8ec4bc6ba514",
+        "Contraindications",
+    ),
+    (
+        "potassium chloride",
+        "amiloride",
+        "contraindicated in patients on triamterene or amiloride",
+        "8bae6f0f-58ca-490f-a725-8ec4bc6ba514",
+        "Contraindications",
+    ),
+    (
+        "spironolactone",
+        "eplerenone",
+        "Concomitant use of eplerenone",
+        "3791d79c-d960-4790-b689-ea32ddf7226a",
+        "Contraindications",
+    ),
+    (
+        "tadalafil",
+        "nitroglycerin",
+        "any form of organic nitrate",
+        "add6afb8-d38c-47a2-8c35-d5940667bb0c",
+        "Nitrates",
+    ),
+    (
+        "sacubitril",
+        "lisinopril",
+        "contraindicated with concomitant use of an angiotensin-converting enzyme (ACE) inhibitor",
+        "0078-0696",
+        "General Considerations",
+    ),
+    (
+        "trazodone",
+        "phenelzine",
+        "within 14 days of stopping, monoamine oxidase inhibitors (MAOIs)",
+        "f89ad429-0056-e4d6-e053-6294a90a7ab1",
+        "Contraindications",
+    ),
+    (
+        "mirtazapine",
+        "tranylcypromine",
+        "Taking, or within 14 days of stopping, MAOIs",
+        "8b2a08f7-4803-42fa-a2b5-5ea51f8ef7e4",
+        "Contraindications",
+    ),
+    (
+        "vilazodone",
+        "isocarboxazid",
+        "use within 14 days of stopping MAOIs",
+        "0968b18d-2f1c-4fc1-8161-dd079c2cf129",
+        "Contraindications",
+    ),
+]
+
+WASHOUTS = [
+    # stopped, started, days, quote fragment, set id, pinned
+    (
+        "phenelzine",
+        "mirtazapine",
+        14,
+        "within 14 days of stopping, MAOIs",
+        "8b2a08f7-4803-42fa-a2b5-5ea51f8ef7e4",
+        True,
+    ),
+    (
+        "phenelzine",
+        "trazodone",
+        14,
+        "within 14 days of stopping, monoamine oxidase inhibitors",
+        "f89ad429-0056-e4d6-e053-6294a90a7ab1",
+        True,
+    ),
+    (
+        "phenelzine",
+        "vilazodone",
+        14,
+        "use within 14 days of stopping MAOIs",
+        "0968b18d-2f1c-4fc1-8161-dd079c2cf129",
+        False,
+    ),
+    (
+        "escitalopram",
+        "phenelzine",
+        14,
+        "within 14 days of stopping treatment with escitalopram",
+        "266f9bd0-3ffc-9c37-e063-6394a90a19e2",
+        True,
+    ),
+]
+
+
+def _source_id(set_or_ndc: str) -> str:
+    kind = "ndc" if set_or_ndc.count("-") <= 2 else "setid"
+    return f"dailymed-{kind}:{set_or_ndc}"
+
+
+@pytest.mark.parametrize(("drug", "value", "fragment", "label", "pinned"), MAXIMA)
+def test_maximum_carries_its_label_sentence(kb, drug, value, fragment, label, pinned):
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{drug}", "maxDose")
+        if f.qualifiers.get("kind") == "label_maximum"
+        and f.value == value
+        and f.qualifiers.get("quote")
+        and fragment in f.qualifiers["quote"]
+    ]
+    assert len(facts) == 1, drug
+    (f,) = facts
+    assert limit_role_error(f.qualifiers["quote"]) is None
+    assert label in f.source.document
+    assert f.source.document_id == _source_id(label)
+    assert bool(f.source.version) is pinned
+
+
+def _pair(kb, a, b):
+    lo, hi = sorted((f"drug:{a}", f"drug:{b}"))
+    return [f for f in kb.facts_about(lo, "interactsWith") if f.object == hi]
+
+
+@pytest.mark.parametrize(("a", "b", "fragment", "label", "section"), INTERACTIONS)
+def test_contraindication_carries_its_label_sentence(kb, a, b, fragment, label, section):
+    facts = [f for f in _pair(kb, a, b) if fragment in (f.qualifiers.get("quote") or "")]
+    assert facts, (a, b, [f.qualifiers for f in _pair(kb, a, b)])
+    for f in facts:
+        assert f.qualifiers["severity"] == "contraindicated"
+        assert label in f.source.document and section in (f.source.section or "")
+
+
+@pytest.mark.parametrize(("stop", "start", "days", "fragment", "label", "pinned"), WASHOUTS)
+def test_washout_carries_its_label_sentence(kb, stop, start, days, fragment, label, pinned):
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{stop}", "washoutBefore")
+        if f.object == f"drug:{start}" and fragment in (f.qualifiers.get("quote") or "")
+    ]
+    assert len(facts) == 1, (stop, start)
+    (f,) = facts
+    assert f.value == days and f"{days} days" in f.qualifiers["quote"]
+    assert label in f.source.document and bool(f.source.version) is pinned
+
+
+def test_vilazodone_recommended_target_dosage_is_not_a_maximum(kb):
+    """'The recommended target dosage ... is 20 mg to 40 mg' (the label allows up to 80 mg with
+    strong CYP3A4 inducers): a usual range, so the builder would refuse it as a maximum."""
+    (f,) = kb.facts_about("drug:vilazodone", "maxDose")
+    assert f.qualifiers["kind"] == "usual_range" and "20 mg to 40 mg" in f.qualifiers["quote"]
+    assert "recommended target dosage" in f.qualifiers["quote"]
+    assert limit_role_error(f.qualifiers["quote"]) is not None
