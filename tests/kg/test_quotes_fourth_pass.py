@@ -117,6 +117,13 @@ INTERACTIONS = [
         "0968b18d-2f1c-4fc1-8161-dd079c2cf129",
         "Contraindications",
     ),
+    (
+        "febuxostat",
+        "azathioprine",
+        "being treated with azathioprine or mercaptopurine",
+        "3f5600cd-1f2f-410a-8c55-b8363d4fc492",
+        "Contraindications",
+    ),
 ]
 
 WASHOUTS = [
