@@ -220,3 +220,23 @@ def test_vilazodone_recommended_target_dosage_is_not_a_maximum(kb):
     assert f.qualifiers["kind"] == "usual_range" and "20 mg to 40 mg" in f.qualifiers["quote"]
     assert "recommended target dosage" in f.qualifiers["quote"]
     assert limit_role_error(f.qualifiers["quote"]) is not None
+
+
+def test_readme_knowledge_table_matches_the_graph(kb):
+    """The README's 'Source sentences of medical facts' table is the output of
+    ``python -m knowledge_graphs.review --quotes``; a quote pass that changes the counts
+    updates it."""
+    import re
+    from pathlib import Path
+
+    from knowledge_graphs.quote_counts import quote_counts
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    counts = quote_counts(kb.facts)
+    rows = {"maximum dose": "maxDose", "interaction": "interactsWith", "washout": "washoutBefore"}
+    for label, rel in rows.items():
+        m = re.search(rf"^\| {label} \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|$", readme, re.M)
+        assert m, label
+        c = counts[rel]
+        expected = (c["facts"], c["quoted"], c["unquoted"], c["pinned"])
+        assert tuple(int(g) for g in m.groups()) == expected, label
