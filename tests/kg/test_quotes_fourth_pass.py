@@ -57,6 +57,27 @@ MAXIMA = [
         True,
     ),
     ("mirtazapine", 45, "maximum recommended dose of 45 mg once daily", "63739-099", False),
+    (
+        "chlorpheniramine",
+        24,
+        "not to exceed 6 tablets in 24 hours",
+        "4d974959-25fc-4707-9b72-9afbf47b76f1",
+        True,
+    ),
+    (
+        "phenylephrine",
+        60,
+        "do not take more than 6 tablets in 24 hours",
+        "51d273c9-804e-4001-844b-ffa15e57265a",
+        True,
+    ),
+    (
+        "dextromethorphan",
+        120,
+        "do not take more than 8 capsules in any 24-hour period",
+        "e2175017-6a0d-0155-e053-2995a90a65d6",
+        True,
+    ),
 ]
 
 INTERACTIONS = [
@@ -123,6 +144,20 @@ INTERACTIONS = [
         "being treated with azathioprine or mercaptopurine",
         "3f5600cd-1f2f-410a-8c55-b8363d4fc492",
         "Contraindications",
+    ),
+    (
+        "phenelzine",
+        "pseudoephedrine",
+        "or for 2 weeks after stopping the MAOI drug",
+        "78faa497-6743-b85b-e053-2a91aa0ae822",
+        "Do not use",
+    ),
+    (
+        "tranylcypromine",
+        "phenylephrine",
+        "or for 2 weeks after stopping the MAOI drug",
+        "51d273c9-804e-4001-844b-ffa15e57265a",
+        "Do not use",
     ),
 ]
 
