@@ -95,9 +95,23 @@ def base_claim(
     if reported(info.text, a, anchor - base):
         claim.qualifiers["framing"] = "reported"
     claim.frame = Frame(claim.predicate, not_asserted=_not_asserted(info))
+    if claim.predicate == "interactsWith" and not claim.negated and _EFFECT_DENIED.search(clause):
+        # "sertraline does not affect warfarin levels" is true of a pharmacokinetic effect and
+        # says nothing of the bleeding risk the graph records: no verdict either way
+        claim.frame.missing = ("the text denies one effect of the combination (its levels or "
+                               "its effect), not that the drugs interact",)  # fmt: skip
     return claim
 
 
+# "does not raise simvastatin levels", "has no effect on the INR": one effect denied
+_EFFECT_DENIED = re.compile(
+    r"(?:(?:do|does|did|will|would)\s+not|doesn't|don't|didn't|won't|doesn’t|don’t|won’t|never)\s+"
+    r"(?:significantly\s+|meaningfully\s+|appreciably\s+)?(?:raise|increase|boost|elevate|reduce|"
+    r"decrease|lower|weaken|diminish|blunt|potentiate|enhance|amplify|affect|change|alter)\b|"
+    r"\b(?:has|have|had)\s+no\s+(?:significant\s+|meaningful\s+|clinically\s+relevant\s+)?"
+    r"effect\s+on\b",
+    re.I,
+)
 _SUBORDINATE = re.compile(
     r"[,;]?\s+(?:if|unless|when|whenever|because|although|though|in\s+case|as\s+long\s+as)\s", re.I
 )
