@@ -1111,13 +1111,16 @@ _NOUN_THEN_CASE = re.compile(
     re.I,
 )
 # "Bowers v. Hardwick, a 1986 case": <case>, <determiner> <year> [modifiers] <noun>
-_CASE_COMMA_DET = re.compile(r"[*_]*\s*,\s+(?:a|an|the|its)\s+$", re.I)
+# ... or a copula: "Gideon v. Wainwright was a 1963 case"
+_CASE_COMMA_DET = re.compile(r"[*_]*\s*(?:,\s+|\s+(?:was|is|remains)\s+)(?:a|an|the|its)\s+$", re.I)
 _NOUN_AFTER_YEAR = re.compile(
     rf"\s+(?:(?!{_DECISION_NOUN}\b)[\w.-]+\s+){{0,3}}?{_DECISION_NOUN}\b", re.I
 )
 # "since Abood v. Detroit Board of Education in 1977", "in Twombly in 2007": the case is the
 # object of a preposition of time or authority ("reaffirmed Roe in 1992", "relied on Roe in
 # 1992" are other events and stay unread)
+_LIST_ITEM_LEAD = re.compile(r"(?:[,:;]|\band)\s*[*_]*$", re.I)
+_DECISIONS_NOUN = re.compile(r"\b(?:decisions|cases|rulings|opinions)\b", re.I)
 _PREP_BEFORE_CASE = re.compile(
     r"\b(?:since|in|after|before|until|following)\s+(?:the\s+)?[*_]*$", re.I
 )
@@ -1183,12 +1186,14 @@ def _case_linked(info: SentenceInfo, d, subjects):  # type: ignore[no-untyped-de
                 return m, eid
     if d.text[:3].lower() == "in ":  # "in 1977": find_dates keeps the preposition
         for m, eid in own:
-            if (
-                m.end - base <= ds
-                and re.fullmatch(r"[*_]*\s*", text[m.end - base : ds])
-                and _PREP_BEFORE_CASE.search(text[max(0, m.start - base - 16) : m.start - base])
-            ):
-                return m, eid
+            if m.end - base <= ds and re.fullmatch(r"[*_]*\s*", text[m.end - base : ds]):
+                lead = text[max(0, m.start - base - 16) : m.start - base]
+                if _PREP_BEFORE_CASE.search(lead) or (
+                    # "a pair of decisions, Bell Atlantic v. Twombly in 2007 and Ashcroft v.
+                    # Iqbal in 2009": items of a list the sentence calls decisions
+                    _LIST_ITEM_LEAD.search(lead) and _DECISIONS_NOUN.search(text[: m.start - base])
+                ):
+                    return m, eid
     if _LEADING_DATE.match(text[:ds]) and re.match(r"\s*,", text[de:]):
         after = [(m, eid) for m, eid in own if m.start - base > de]
         if after:
