@@ -272,6 +272,8 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     if cr.rule.applies_to.relation == "overruledBy":
         return _overrule_claims(info, cr, subjects, kb, domain, from_context)
     objects = info.mentions_of(cr.object_types)
+    if not objects and cr.rule.applies_to.relation == "fatfListed":
+        objects = _list_referred_back(info, cr.object_types)
     paired = not from_context and not (cr.subject_types & cr.object_types)
     out = []
     for om, oid in objects:
@@ -294,6 +296,28 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
             if c is not None:
                 out.append(c)
     return out
+
+
+_THIS_LIST = re.compile(r"\b(?:this|that|the\s+same|the)\s+list\b", re.I)
+
+
+def _list_referred_back(info: SentenceInfo, types: frozenset[str]) -> list[tuple[Mention, str]]:
+    """ "Two countries were added to this list; Kenya and Namibia": "this list" is the one
+    list the sentence before (in the same paragraph) names."""
+    said = _THIS_LIST.search(info.text)
+    if said is None or not info.previous_text:
+        return []
+    lo = info.sentence.start - len(info.previous_text) - 3
+    before = {
+        eid: m
+        for m in info.document_mentions
+        if lo <= m.start and m.end <= info.sentence.start and (eid := m.of_type(types))
+    }
+    if len(before) != 1:
+        return []
+    ((eid, m),) = before.items()
+    at = info.sentence.start + said.start()
+    return [(Mention(at, at + len(said.group(0)), said.group(0), (eid,), m.types), eid)]
 
 
 def _local_hub(
@@ -508,6 +532,9 @@ def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
     verb_led = _verb_led_list(info, hub)
     if verb_led is not None:
         return verb_led
+    last = _listed_with_hub(info, hub)[1]
+    if re.match(r"[\s*_]*;", after) and not text[last.end - base :].strip(" .*_\n"):
+        after = after.replace(";", ":", 1)  # "were added to this list; Kenya and Namibia."
     if len(after) > 120 or _OTHER_PREDICATE.search(after):
         return None
     others = [m for m in info.mentions if om.end <= m.start < hub.start and m.types == hub.types]
