@@ -189,9 +189,13 @@ def find_quantities(text: str) -> list[Quantity]:
         if (
             not m.group("n3")
             and m.group("u1") is None
-            and _is_dated_year(text, m.start("n1"), m.group("n1"))
+            and (
+                _is_dated_year(text, m.start("n1"), m.group("n1"))
+                or _is_month_day(text, m.start("n1"), m.group("n1"))
+            )
         ):
-            # "in December 2024 to 4.25%-4.50%": the year is a date, not a range's start
+            # "in December 2024 to 4.25%-4.50%", "on March 3 to 1%-1.25%": the year or the
+            # day is a date, not a range's start
             m = _MEASURE.search(text, m.start("n2"))
             if m is None:
                 break
@@ -218,6 +222,20 @@ def _is_dated_year(text: str, start: int, n: str) -> bool:
     return (
         n.isdigit() and len(n) == 4 and 1800 <= int(n) <= 2100
         and bool(_DATE_LEAD.search(text, max(0, start - 12), start))
+    )  # fmt: skip
+
+
+_MONTH_LEAD = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$", re.I
+)
+
+
+def _is_month_day(text: str, start: int, n: str) -> bool:
+    """``n`` is the day of a date written with its month ("March 3", "Sept. 18")."""
+    lead = _MONTH_LEAD.search(text, max(0, start - 11), start)
+    return (
+        n.isdigit() and 1 <= int(n) <= 31 and lead is not None
+        and not lead.group(0).startswith("may")  # the verb, not the month
     )  # fmt: skip
 
 

@@ -53,3 +53,29 @@ def test_a_dated_heading_that_names_the_bank_dates_its_move() -> None:
         "## Update (4 December 2026)\nThe ECB lowered its deposit facility rate by 25 basis points."
     )
     assert audit(page, domain="finance", as_of="2026-12-04").claims == []
+
+
+def test_a_day_of_the_month_is_no_range_start() -> None:
+    """ "on March 3 to 1%-1.25%": 3 is the day, not "3 to 1%" (which left "-1.25%" a negative
+    rate: four false contradictions of a true sentence)."""
+    got = [
+        (q.text, q.value, q.value_max)
+        for q in find_quantities(
+            "the Fed cut twice: on March 3 to 1%-1.25% and on March 15 to 0%-0.25%."
+        )
+    ]
+    assert got == [("1%-1.25%", 1.0, 1.25), ("0%-0.25%", 0.0, 0.25)]
+    assert find_quantities("Adults may 5 to 10 mg")[0].value_max == 10.0  # "may", the verb
+
+
+def test_two_dated_cuts_in_one_sentence_are_read_each_at_its_day(auditor_obj) -> None:
+    res = auditor_obj.audit(
+        "In March 2020 the Fed cut rates twice: on March 3 to 1%-1.25% and on March 15 to "
+        "0%-0.25%.",
+        domain="finance",
+        as_of="2025-09-01",
+    )
+    rates = [c for c in res.claims if c.predicate == "policyRate" and c.quantity is not None]
+    assert rates and {c.verdict for c in rates} == {"supported"}, [
+        (c.object, c.verdict, c.reason) for c in rates
+    ]
