@@ -1058,8 +1058,10 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
             if named is not None:
                 out.append(dated(named, d))
                 continue
-        if _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base)) or (
-            _partial_after(info.text, d.end - base)
+        if (
+            _PARTIAL_SCOPE.search(_parenthetical_around(info.text, d.start - base))
+            or _partial_after(info.text, d.end - base)
+            or _partial_before(info.text, d.start - base)
         ):
             continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
         subj = subject_for(info, d.start, d.end, subjects, from_context)
@@ -1259,6 +1261,22 @@ def _partial_after(text: str, end: int) -> bool:
         return False
     scope = m.group(1) or m.group(2) or ""
     return bool(_PARTIAL_SCOPE.search(scope)) and not _REST.search(scope)
+
+
+# "MiCA's provisions on stablecoins applied from 30 June 2024": the subject of the date's
+# clause is a part of the act
+_PART_SUBJECT = re.compile(
+    r"\b(?:titles?|articles?|provisions?|parts?|chapters?|sections?|rules?|requirements?|"
+    r"obligations?)\s+(?:on|for|covering|governing|about|relating\s+to|concerning|of\s+"
+    r"(?:title|part|chapter))\b[^,;]*$",
+    re.I,
+)
+
+
+def _partial_before(text: str, start: int) -> bool:
+    a, _ = clause_at(text, start)
+    lead = text[a:start]
+    return bool(_PART_SUBJECT.search(lead)) and not _REST.search(lead)
 
 
 def _parenthetical_around(text: str, pos: int) -> str:

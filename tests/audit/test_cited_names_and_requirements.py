@@ -70,3 +70,35 @@ def test_state_abbreviations_need_their_period() -> None:
     assert _words("W. Va. Bd. of Educ. v. Barnette")[:2] == ["west", "virginia"]
     assert "oregon" not in _words("Smith or Jones v. Doe")  # "or" without a period is a word
     assert _words("Miss Smith v. Jones")[0] == "miss"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdicts"),
+    [
+        # the total after the buffer is the minimum plus the buffer (4.5% + 2.5%)
+        ("Under Basel III, the capital conservation buffer is 2.5% of risk-weighted assets, "
+         "bringing the CET1 requirement to 7%.", {"supported"}),
+        ("Under Basel III, the capital conservation buffer is 2.5% of risk-weighted assets, "
+         "bringing the CET1 requirement to 8%.", {"supported", "contradicted"}),
+    ],
+)  # fmt: skip
+def test_total_after_the_buffer(auditor_obj, text: str, verdicts: set[str]) -> None:
+    res = auditor_obj.audit(text, domain="finance", as_of="2025-08-01")
+    got = {c.verdict for c in res.claims if c.predicate == "minimumRatio"}
+    assert got == verdicts, [(c.object, c.verdict, c.reason) for c in res.claims]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a part of the act applies from its own date (MiCA Titles III-IV: 30 June 2024)
+        "MiCA's provisions on stablecoins applied from 30 June 2024 and the rest from 30 "
+        "December 2024.",
+        "The GDPR's rules on data protection officers have applied since 25 May 2018.",
+    ],
+)
+def test_a_part_of_an_act_has_its_own_date(auditor_obj, text: str) -> None:
+    res = auditor_obj.audit(text, domain="finance", as_of="2025-08-01")
+    assert not [c for c in res.claims if c.verdict == "contradicted"], [
+        (c.object, c.reason) for c in res.claims
+    ]

@@ -71,6 +71,13 @@ _BUFFER_INCLUDED = re.compile(
     r"|\b(?:with|plus|including)\s+(?:the\s+)?buffer\b",
     re.I,
 )
+# "the conservation buffer is 2.5%, bringing the CET1 requirement to 7%": the total after it
+_BUFFER_THEN_TOTAL = re.compile(
+    r"\bconservation\s+buffer\b[^;]*\b(?:bring(?:s|ing)?|brought|tak(?:es|ing)|took|"
+    r"rais(?:es|ing)|lift(?:s|ing)|push(?:es|ing)|for\s+a\s+total|in\s+total|combined|total(?:ling)?)\b"
+    r"[^;]*$",
+    re.I,
+)
 # a layer on top of a minimum, named between the minimum's name and the value ("an additional
 # CET1 surcharge of 1% to 3.5%", "Tier 1 buffer of 2.5%"): the value is the layer's, not the minimum's
 _LAYER_NOUN = re.compile(r"\b(?:surcharges?|buffers?|add-?ons?|extra|additional|on\s+top)\b", re.I)
@@ -134,7 +141,9 @@ def capital_claims(  # type: ignore[no-untyped-def]
         frame.slots["requirements"] = "|".join(candidates)
         frame.slots["bound_by"] = source
         own_place = " ".join((clause, lay.label, _column(info, q), lay.row_label))
-        if _BUFFER_INCLUDED.search(own_place):
+        if _BUFFER_INCLUDED.search(own_place) or _BUFFER_THEN_TOTAL.search(
+            info.text[: q.start - info.sentence.start]
+        ):
             frame.slots["including"] = "conservation buffer"
         fact = (kb.facts_about(eid, "minimumRatio") or [None])[0]
         ranged = fact is not None and fact.value_max is not None
