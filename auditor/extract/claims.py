@@ -1048,6 +1048,8 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
         family = _date_family(info.text[max(0, d.start - base - 80) : d.start - base])
         if family is not None and family != cr.rule.applies_to.relation:
             continue  # "adopted ... applicable from 2014": the year is the application's
+        if decided and _other_subject_clause(info, d, subjects):
+            continue  # "Plessy (1896) upheld it; Brown rejected it in 1954": Brown's event
         if decided:
             named = _case_before_parenthesis(info, d, subjects)
             if named is None and family != "decided":
@@ -1238,6 +1240,28 @@ def _case_linked(info: SentenceInfo, d, subjects):  # type: ignore[no-untyped-de
                 ):
                     return m, eid
     return None
+
+
+_OWN_SUBJECT = re.compile(
+    r"^[\s;,:*_]*(?:(?:and|but|while|whereas)\s+)?(?:the\s+)?[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*"
+    r"(?:\s+(?:v\.?|vs\.?)\s+[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)?\s+[a-z]"
+)
+
+
+def _other_subject_clause(info: SentenceInfo, d: DateRef, subjects) -> bool:  # type: ignore[no-untyped-def]
+    """The date's clause names none of the sentence's cases and opens with a subject of its
+    own (a capitalised name, not a pronoun): "...; Brown rejected it in 1954"."""
+    base = info.sentence.start
+    a, b = clause_at(info.text, d.start - base)
+    if any(a <= m.start - base < b for m, _ in subjects):
+        return False
+    lead = info.text[a : d.start - base]
+    return bool(_OWN_SUBJECT.match(lead)) and not re.match(
+        r"^[\s;,:*_]*(?:(?:and|but)\s+)?(?:it|they|this|that|the\s+(?:(?:Supreme\s+)?Court|"
+        r"justices|decision|case|ruling|opinion))\b",
+        lead,
+        re.I,
+    )
 
 
 def _date_family(lead: str) -> str | None:

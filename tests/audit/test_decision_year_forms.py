@@ -33,3 +33,21 @@ def test_decision_year(auditor_obj, text: str, name: str, verdict: str | None) -
         return
     assert mine, [(c.subject_label, c.predicate, c.verdict) for c in res.claims]
     assert {c.verdict for c in mine} == {verdict}, [(c.object, c.verdict, c.reason) for c in mine]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        # the date's clause has a subject of its own ("Brown", not linked here): not Plessy's
+        ('Plessy v. Ferguson (1896) upheld "separate but equal"; Brown rejected it in 1954.',
+         "supported"),
+        # a pronoun or "the Court" continues the case's clause
+        ("Roe v. Wade was decided in 1973; the Court ruled in 1971.", "contradicted"),
+    ],
+)  # fmt: skip
+def test_another_subjects_clause_dates_its_own_event(auditor_obj, text: str, verdict: str) -> None:
+    res = auditor_obj.audit(text, domain="legal", as_of="2025-08-01")
+    got = {c.verdict for c in res.claims if c.predicate == "decided"}
+    assert verdict in got and (verdict == "contradicted" or "contradicted" not in got), [
+        (c.object, c.verdict, c.reason) for c in res.claims
+    ]
