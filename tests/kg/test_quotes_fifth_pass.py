@@ -1,0 +1,105 @@
+"""Issue 28, fifth quote pass: label sentences read in stored DailyMed / fda.report pages.
+
+Each case names the fact, a fragment of the label sentence now stored as its quote and the
+DailyMed set id the entry cites; pinned cases also carry the label version from
+``sources.yaml``. Entries whose sentence turned out to be a recommended dose are no longer
+label maxima (ezetimibe, vortioxetine).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge_graphs.builders.quotes import limit_role_error
+
+MAXIMA = [
+    # drug, max (per day), quote fragment, set id, pinned
+    (
+        "escitalopram",
+        20,
+        "the maximum recommended dosage of 20 mg once daily",
+        "64af4d9f-1190-4217-824f-978f037e4810",
+        False,
+    ),
+    (
+        "bupropion",
+        400,
+        "A maximum of 400 mg/day, given as 200 mg twice daily",
+        "dd4041cd-00e4-d10f-e053-2a95a90a5945",
+        True,
+    ),
+    (
+        "simvastatin",
+        40,
+        "The maximum recommended dosage is simvastatin tablets USP 40 mg once daily",
+        "76ea62f3-4efb-4649-829d-3f0c28d5dae7",
+        False,
+    ),
+    (
+        "simvastatin",
+        80,
+        "An 80 mg daily dosage of simvastatin tablets USP is restricted to patients",
+        "76ea62f3-4efb-4649-829d-3f0c28d5dae7",
+        False,
+    ),
+    (
+        "acetaminophen",
+        3000,
+        "more than 6 tablets in 24 hours, which is the maximum daily amount",
+        "8f78bece-25fa-4a42-90f0-c899e6644d54",
+        True,
+    ),
+]
+
+
+def _source_id(set_or_ndc: str) -> str:
+    kind = "ndc" if set_or_ndc.count("-") <= 2 else "setid"
+    return f"dailymed-{kind}:{set_or_ndc}"
+
+
+@pytest.mark.parametrize(("drug", "value", "fragment", "label", "pinned"), MAXIMA)
+def test_maximum_carries_its_label_sentence(kb, drug, value, fragment, label, pinned):
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{drug}", "maxDose")
+        if f.qualifiers.get("kind") == "label_maximum"
+        and f.value == value
+        and fragment in (f.qualifiers.get("quote") or "")
+    ]
+    assert len(facts) == 1, drug
+    (f,) = facts
+    assert limit_role_error(f.qualifiers["quote"]) is None
+    assert label in f.source.document
+    assert f.source.document_id == _source_id(label)
+    assert bool(f.source.version) is pinned
+
+
+def test_escitalopram_maximum_names_its_indication(kb):
+    """The sentence read is 2.1 Major Depressive Disorder, Adults: the maximum is stated for
+    MDD, so the fact names MDD rather than no indication."""
+    (f,) = [
+        f
+        for f in kb.facts_about("drug:escitalopram", "maxDose")
+        if f.qualifiers.get("kind") == "label_maximum"
+    ]
+    assert f.qualifiers["indication"] == "major depressive disorder"
+
+
+def test_ezetimibe_recommended_dose_is_not_a_maximum(kb):
+    """'The recommended dose of ezetimibe tablet is 10 mg orally once daily' — a single
+    recommended dose; the label states no maximum, so it is not a label_maximum."""
+    (f,) = kb.facts_about("drug:ezetimibe", "maxDose")
+    assert f.qualifiers["kind"] == "usual_range"
+    assert "The recommended dose of ezetimibe tablet is 10 mg" in f.qualifiers["quote"]
+    assert limit_role_error(f.qualifiers["quote"]) is not None
+    assert f.source.document_id == "dailymed-setid:55b18d8f-40e0-48ba-baf1-79a0d1bb2ee2"
+    assert f.source.version
+
+
+def test_vortioxetine_target_dose_is_not_a_maximum(kb):
+    """The TRINTELLIX Highlights: 'The dose should then be increased to 20 mg/day, as
+    tolerated' — a recommended target, not a labelled maximum (the flag of the fourth pass)."""
+    (f,) = kb.facts_about("drug:vortioxetine", "maxDose")
+    assert f.qualifiers["kind"] == "usual_range"
+    assert "increased to 20 mg/day, as tolerated" in f.qualifiers["quote"]
+    assert f.source.document_id == "dailymed-setid:e572a091-cad9-4ffa-a8eb-28181c0a8222"
