@@ -49,6 +49,20 @@ MAXIMA = [
         "8f78bece-25fa-4a42-90f0-c899e6644d54",
         True,
     ),
+    (
+        "metformin",
+        2550,
+        "up to a maximum dose of 2550 mg per day",
+        "fc466c46-abaa-4675-aef2-4b1a1adfd912",
+        False,
+    ),
+    (
+        "aspirin",
+        3900,
+        "not to exceed 12 tablets in 24 hours",
+        "0fc3193d-af4e-ff3a-e063-6294a90a2743",
+        False,
+    ),
 ]
 
 
@@ -103,3 +117,15 @@ def test_vortioxetine_target_dose_is_not_a_maximum(kb):
     assert f.qualifiers["kind"] == "usual_range"
     assert "increased to 20 mg/day, as tolerated" in f.qualifiers["quote"]
     assert f.source.document_id == "dailymed-setid:e572a091-cad9-4ffa-a8eb-28181c0a8222"
+
+
+def test_lisinopril_hypertension_titration_stays_a_usual_range(kb):
+    """'Titrate up to 40 mg daily based on blood pressure response' names no maximum; the
+    hypertension fact stays a usual range, now quoted from the current label."""
+    (f,) = [
+        f
+        for f in kb.facts_about("drug:lisinopril", "maxDose")
+        if f.qualifiers.get("indication") == "hypertension"
+    ]
+    assert f.qualifiers["kind"] == "usual_range"
+    assert f.qualifiers["quote"] == "Titrate up to 40 mg daily based on blood pressure response."
