@@ -129,3 +129,33 @@ def test_lisinopril_hypertension_titration_stays_a_usual_range(kb):
     ]
     assert f.qualifiers["kind"] == "usual_range"
     assert f.qualifiers["quote"] == "Titrate up to 40 mg daily based on blood pressure response."
+
+
+@pytest.mark.parametrize(
+    ("drug", "fragment", "label"),
+    [
+        (
+            "sitagliptin",
+            "The recommended dosage of Sitagliptin Tablets is 100 mg orally once daily",
+            "e5ac97e8-3a0b-4750-8e3f-337412570746",
+        ),
+        (
+            "finasteride",
+            "The recommended dose of finasteride is one tablet (5 mg) taken once a day",
+            "23aa3ad8-93f9-4cbb-9979-e0c38b7f7c84",
+        ),
+    ],
+)
+def test_single_recommended_dose_is_not_a_maximum(kb, drug, fragment, label):
+    """A label whose only dose sentence is 'the recommended dose is N' sets no maximum: the
+    fact is a usual range, and the builder would refuse the quote for a label_maximum."""
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{drug}", "maxDose")
+        if fragment in (f.qualifiers.get("quote") or "")
+    ]
+    assert len(facts) == 1, drug
+    (f,) = facts
+    assert f.qualifiers["kind"] == "usual_range"
+    assert limit_role_error(f.qualifiers["quote"]) is not None
+    assert f.source.document_id == f"dailymed-setid:{label}"
