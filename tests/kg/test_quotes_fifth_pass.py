@@ -159,3 +159,38 @@ def test_single_recommended_dose_is_not_a_maximum(kb, drug, fragment, label):
     assert f.qualifiers["kind"] == "usual_range"
     assert limit_role_error(f.qualifiers["quote"]) is not None
     assert f.source.document_id == f"dailymed-setid:{label}"
+
+
+def test_disulfiram_washout_and_interaction_carry_the_metronidazole_sentence(kb):
+    """'Do not administer metronidazole to patients who have taken disulfiram within the last
+    two weeks' (Contraindications) backs both the 2-week washout and the contraindication."""
+    fragment = "who have taken disulfiram within the last two weeks"
+    (w,) = [
+        f
+        for f in kb.facts_about("drug:disulfiram", "washoutBefore")
+        if f.object == "drug:metronidazole"
+    ]
+    assert fragment in w.qualifiers["quote"]
+    pair = sorted(("drug:disulfiram", "drug:metronidazole"))
+    facts = [f for f in kb.facts_about(pair[0], "interactsWith") if f.object == pair[1]]
+    assert facts and all(fragment in f.qualifiers.get("quote", "") for f in facts)
+    assert all(f.qualifiers["severity"] == "contraindicated" for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("drug", "fragment"),
+    [
+        ("warfarin", "must be individualized for each patient according to the patient"),
+        ("doxycycline", "The usual dose of oral doxycycline is 200 mg on the first day"),
+        ("naproxen", "the dose may be increased to naproxen 1500 mg/ day for up to 6 months"),
+    ],
+)
+def test_openfda_seed_record_sentences(kb, drug, fragment):
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{drug}", "maxDose")
+        if fragment in (f.qualifiers.get("quote") or "")
+    ]
+    assert len(facts) == 1, drug
+    assert "openFDA record" in facts[0].source.document
+    assert not facts[0].source.version
