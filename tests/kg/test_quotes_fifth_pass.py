@@ -194,3 +194,43 @@ def test_openfda_seed_record_sentences(kb, drug, fragment):
     assert len(facts) == 1, drug
     assert "openFDA record" in facts[0].source.document
     assert not facts[0].source.version
+
+
+@pytest.mark.parametrize(
+    ("drug", "fragment"),
+    [
+        ("montelukast", "15 years and older: one 10-mg tablet."),
+        ("acyclovir", "800 mg every 4 hours orally, 5 times daily for 7 to 10 days"),
+        ("oseltamivir", "75 mg twice daily"),
+    ],
+)
+def test_regimen_or_recommended_dose_is_not_a_maximum(kb, drug, fragment):
+    """The label sentence is the regimen (or the dose introduced as 'recommended'), not a
+    limit: the fact is a usual range, as for evolocumab and desvenlafaxine on the re-check."""
+    facts = [
+        f
+        for f in kb.facts_about(f"drug:{drug}", "maxDose")
+        if fragment in (f.qualifiers.get("quote") or "")
+    ]
+    assert len(facts) == 1, drug
+    assert facts[0].qualifiers["kind"] == "usual_range"
+    assert "openFDA record" in facts[0].source.document
+
+
+def test_diazepam_usual_anxiety_dose_is_quoted(kb):
+    (f,) = [
+        f
+        for f in kb.facts_about("drug:diazepam", "maxDose")
+        if "2 mg to 10 mg, 2 to 4 times daily" in (f.qualifiers.get("quote") or "")
+    ]
+    assert f.qualifiers["kind"] == "usual_range"
+
+
+def test_thioridazine_fluoxetine_quotes_the_fluoxetine_contraindication(kb):
+    pair = sorted(("drug:thioridazine", "drug:fluoxetine"))
+    facts = [f for f in kb.facts_about(pair[0], "interactsWith") if f.object == pair[1]]
+    assert facts
+    for f in facts:
+        assert f.qualifiers["quote"].startswith("Thioridazine: Do not use.")
+        assert f.qualifiers["severity"] == "contraindicated"
+        assert "Contraindications" in f.source.section
