@@ -53,13 +53,36 @@ _NON_ORAL_TABLET = ("extended", "sustained", "delayed", "patch", "injection", "i
 
 
 def verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
+    _verify_dose(claim, rule, ctx)
+    if claim.verdict != "contradicted" or claim.frame is None:
+        return
+    conflicts = [e for e in claim.evidence if e.get("role") == "conflicts"]
+    specific = [e for e in conflicts if (e.get("qualifiers") or {}).get("strength_specific")]
+    slots = claim.frame.slots
+    named = slots.get("unit_strength_mg") or slots.get("strength") or slots.get("brand")
+    if conflicts and len(specific) == len(conflicts) and not named:
+        # "aspirin, max 4,000 mg a day (OTC)": the 325 mg tablets' 3,900 mg is not the
+        # 500 mg caplets' 4,000 mg — the text names no strength
+        products = "; ".join(
+            sorted({str((e.get("qualifiers") or {}).get("product")) for e in specific})
+        )
+        unverifiable(
+            claim,
+            f"the labelled maximum belongs to one strength ({products}); other strengths carry "
+            "other maxima and the text names none",
+        )
+
+
+def _verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     kb, q, frame = ctx.kb, claim.quantity, claim.frame
     if q is None or claim.subject is None or frame is None:
         unverifiable(claim, "no dose frame to check")
         return
     counted = None  # the strength of one tablet when the text counts tablets
     if q.unit == "tablet" and not frame.slots.get("unit_strength_mg"):
-        named = _named_product_strength(kb.facts_about(claim.subject, "maxDose"), claim.text)
+        ent = kb.entity(claim.subject)
+        names = {w.lower() for n in (ent.names() if ent else ()) for w in n.split()}
+        named = _named_product_strength(kb.facts_about(claim.subject, "maxDose"), claim.text, names)
         if named is not None:  # "8 tablets of Extra Strength Tylenol": that label's 500 mg
             frame.slots["unit_strength_mg"] = f"{named:g}"
             claim.qualifiers["strength_from"] = "the named product's label"
@@ -504,10 +527,11 @@ _FORM_NOUN = re.compile(r"^(?:tablets?|caplets?|capsules?|softgels?|gelcaps?|gel
                         re.I)  # fmt: skip
 
 
-def _named_product_strength(facts: list[Fact], text: str) -> float | None:
-    """The one tablet strength of the oral products the text names by brand and by every
-    other word of the product's name ("Extra Strength Tylenol" is "TYLENOL Extra Strength 500
-    mg caplets"); None when no branded product is named or the named ones differ."""
+def _named_product_strength(facts: list[Fact], text: str, drug_names: set[str]) -> float | None:
+    """The one tablet strength of the oral products the text names by every word of the
+    product's name besides the drug's own names ("Extra Strength Tylenol" is "acetaminophen
+    500 mg extra strength caplets"); None when the text names no such product, or names
+    several of different strengths."""
     found: set[float] = set()
     for f in facts:
         product = f.qualifiers.get("product") or ""
@@ -522,10 +546,8 @@ def _named_product_strength(facts: list[Fact], text: str) -> float | None:
             )
         ):
             continue
-        if not re.search(r"\b[A-Z][A-Z-]{2,}\b", product):
-            continue  # a generic product ("naproxen sodium 220 mg tablets") names no one label
         words = [w for w in re.findall(r"[A-Za-z][\w-]*", _PRODUCT_STRENGTH.sub(" ", product))
-                 if not _FORM_NOUN.match(w)]  # fmt: skip
+                 if not _FORM_NOUN.match(w) and w.lower() not in drug_names]  # fmt: skip
         if words and all(re.search(rf"\b{re.escape(w)}\b", text, re.I) for w in words):
             found |= strengths
     return found.pop() if len(found) == 1 else None

@@ -91,6 +91,9 @@ class DoseIn(Quoted):
     # a cap the label sets only with these co-medications ("do not exceed 20 mg with
     # amlodipine"): never a maximum for the drug alone
     with_drugs: list[str] = Field(default_factory=list)
+    # the maximum is this product strength's own: other strengths of the same drug are sold
+    # with other labelled maxima, so a claim naming no strength is never contradicted by it
+    strength_specific: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> DoseIn:

@@ -242,6 +242,7 @@ def _add_doses(g: GraphBuilder, r: DrugResolver) -> None:
             "kind": d.kind,
             "note": d.note,
             "co_medication": ", ".join(d.with_drugs) or None,
+            "strength_specific": "true" if d.strength_specific else None,
             **d.quote_qualifiers(),
         }
         if d.kind == "usual_range":

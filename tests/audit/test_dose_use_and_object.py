@@ -77,3 +77,22 @@ def test_take_with_a_co_medication_is_still_a_condition(auditor_obj) -> None:
     )
     doses = [c for c in res.claims if c.predicate == "maxDose"]
     assert {c.subject for c in doses} == {APAP}, [(c.subject, c.reason) for c in doses]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        # the 325 mg tablets' 3,900 mg is one strength's maximum (500 mg caplets: 4,000 mg)
+        ("| Drug | Max per day (OTC) |\n|---|---|\n| Aspirin | 4,000 mg |", "unverifiable"),
+        ("Do not take more than 16 tablets of 325 mg aspirin in 24 hours.", "contradicted"),
+        ("Do not take more than 12 tablets of 325 mg aspirin in 24 hours.", "supported"),
+    ],
+)
+def test_a_strength_specific_maximum_needs_the_strength(
+    auditor_obj, text: str, verdict: str
+) -> None:
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    mine = [c for c in res.claims if c.subject == "drug:aspirin" and c.predicate == "maxDose"]
+    assert mine and {c.verdict for c in mine} == {verdict}, [
+        (c.object, c.verdict, c.reason) for c in mine
+    ]
