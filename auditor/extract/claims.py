@@ -408,11 +408,15 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     ):
         return None  # "added Kenya to its grey list ... and removed Jamaica from the black list"
     gap = info.text[hub[0].end - base : om.start - base]
-    if (
+    membership = (
         om.of_type(frozenset({"DrugClass"}))
-        and _COPULA_ARTICLE.fullmatch(gap)
-        and (not _RELATION_WORD.search(gap) or _CLASSED.search(gap))
-    ):
+        and (_COPULA_ARTICLE.fullmatch(gap) or _BELONGS.fullmatch(gap))
+        and (not _RELATION_WORD.search(gap) or _CLASSED.search(gap) or _BELONGS.fullmatch(gap))
+    )
+    if cr.rule.applies_to.relation == "memberOf":
+        if not membership or om.end <= hub[0].start:
+            return None  # only "X is a/an <class>", "X belongs to the <class>"
+    elif membership:
         return None  # "Sertraline is an SSRI": class membership, not an interaction
     c = base_claim(
         info,
@@ -425,6 +429,12 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         om.start,
     )
     c.date = claim_date(info, om.start)
+    if cr.rule.applies_to.relation == "memberOf":
+        # only a negation between the drug and the class denies membership ("is an ACE
+        # inhibitor, not an ARB" affirms the first class)
+        c.negated = bool(re.search(r"\b(?:not|never|no\s+longer)\b|n't\b|n’t\b", gap, re.I))
+        if not c.negated:
+            c.qualifiers.pop("asserts", None)
     if (
         c.negated
         and cr.rule.applies_to.relation in _STATE_RELATIONS
@@ -625,6 +635,13 @@ _COPULA_ARTICLE = re.compile(
 _CLASSED = re.compile(  # "is grouped with the SSRIs", "is classed with nitrates": membership
     r"\b(?:grouped|classed|classified|categori[sz]ed|listed|counted|considered|known|regarded|"
     r"referred|related|similar|ranked|lumped)\b",
+    re.I,
+)
+_BELONGS = re.compile(
+    r"\s*(?:,\s*)?(?:belongs?\s+to|is\s+(?:one\s+of\s+the|part\s+of\s+the|classified\s+as|"
+    r"categori[sz]ed\s+as|known\s+as)|falls?\s+under)\s+(?:(?:an?|the)\s+)?(?:(?:class|category|"
+    r"group|family|type)\s+of\s+(?:drugs|medications|medicines|antidepressants)?\s*"
+    r"(?:(?:called|known\s+as)\s+)?(?:the\s+)?)?[*_(]*",
     re.I,
 )
 _RELATION_WORD = re.compile(
