@@ -628,8 +628,9 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
 
 
 _COPULA_ARTICLE = re.compile(
-    r"\s*(?:is|are|was|were)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}", re.I
-)  # "is a long-acting nitrate"
+    r"\s*(?:is|are|was|were|isn['’]t|aren['’]t|wasn['’]t)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}",
+    re.I,
+)  # "is a long-acting nitrate", "isn't an SSRI"
 # "is contraindicated with nitrates", "is used with MAOIs": a participle or a preposition
 # before the class names a relation to it, not membership in it
 _CLASSED = re.compile(  # "is grouped with the SSRIs", "is classed with nitrates": membership

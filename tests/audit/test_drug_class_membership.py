@@ -36,3 +36,8 @@ def test_a_class_named_with_an_interaction_is_no_membership(auditor_obj) -> None
         "Sertraline must not be combined with MAOIs.", domain="medical", as_of="2025-09-01"
     )
     assert not [c for c in res.claims if c.predicate == "memberOf"]
+
+
+def test_a_contracted_copula_denies_too(auditor_obj) -> None:
+    res = auditor_obj.audit("Sertraline isn't an SSRI.", domain="medical", as_of="2025-09-01")
+    assert {c.verdict for c in res.claims if c.predicate == "memberOf"} == {"contradicted"}
