@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -68,9 +67,9 @@ class Trail:
             self.use_checkpoints(checkpoints)
         self._write_engine = self.engine.execution_options(**{db.WRITE_OPTION: True})
         self.known_tenants: set[str] = set()  # tenants known to exist (skip their INSERT)
-        # SQLite: threads of one process queue here rather than in SQLite's busy handler,
-        # whose sleeps (up to 100 ms) would add latency; other processes still use the lock.
-        self._local_writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+        # SQLite: writers (threads and processes) queue here rather than in SQLite's busy
+        # handler, whose sleeps (up to 100 ms) would add latency (db.WriterLock)
+        self._writer_lock = db.sqlite_writer_lock(self.engine)
         # group commit of appends from this process's threads (max_batch 1: off)
         self.committer: GroupCommitter | None = (
             GroupCommitter(self, window_s=group_window_s, max_batch=group_max_batch)
@@ -205,7 +204,10 @@ class Trail:
     def locked_head(self) -> Iterator[tuple[Connection, int, str | None]]:
         """A write transaction holding the chain head (serialises every append)."""
         try:
-            with self._local_writer or nullcontext(), self._write_engine.begin() as conn:
+            with (
+                self._writer_lock.hold() if self._writer_lock else nullcontext(),
+                self._write_engine.begin() as conn,
+            ):
                 head = conn.execute(_SELECT_HEAD).first()
                 if head is None:
                     raise DataError(
