@@ -105,7 +105,7 @@ def prepare(
     check_strings(external_id=external_id, requester=requester, source=source)
     if external_id is not None and not (0 < len(external_id) <= 256):
         raise UsageError("external_id must be 1-256 characters long")
-    res, _ = canonical_result(result)
+    res, res_json = canonical_result(result)  # res_json: what res was parsed from
     req = to_json_value(
         dict(request)
         if request is not None
@@ -113,7 +113,9 @@ def prepare(
     )
     meta = to_json_value((metadata_limits or MetadataLimits()).check(metadata))
     digests = field_digests(
-        {"text": text, "request": req, "meta": meta, "result": res}, version=HASH_VERSION
+        {"text": text, "request": req, "meta": meta, "result": res},
+        version=HASH_VERSION,
+        json_texts={"result": res_json},
     )
     return Pending(
         res,
