@@ -113,6 +113,8 @@ class WriterLock:
         if fcntl is None:
             return None
         if self._pid != os.getpid():  # first use, or a forked child
+            if self._fd is not None:  # the parent's (its lock stays the parent's)
+                os.close(self._fd)
             try:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             except OSError:  # a read-only folder: SQLite's own locking still applies
