@@ -194,6 +194,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
     claims: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     items: list[dict[str, Any]] = []
+    frontier: tree.Frontier | None = None
     with trail.locked_head() as (conn, head_seq, head_hash):
         indexed = has_item_index(conn)
         replays = _stored_replays(conn, pendings)
@@ -281,11 +282,18 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
             conn.execute(_INSERT_EVENT, events)
             if items:
                 conn.execute(_INSERT_ITEMS, items)
-            tree.extend(conn, head_seq, [e["hash"] for e in events])
+            frontier = tree.extend(
+                conn,
+                head_seq,
+                [e["hash"] for e in events],
+                frontier=trail.tree_frontier(head_seq, head_hash),
+            )
             conn.execute(
                 _UPDATE_HEAD,
                 {"head_seq": seq, "head_hash": prev, "head_at": events[-1]["created_at"]},
             )
+    if frontier is not None:  # committed: the next append of this process skips reading it
+        trail.remember_tree_frontier(seq, prev, frontier)
     trail.known_tenants.update(p.tenant for p in pendings)
     return out
 
