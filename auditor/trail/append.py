@@ -105,7 +105,7 @@ def prepare(
     check_strings(external_id=external_id, requester=requester, source=source)
     if external_id is not None and not (0 < len(external_id) <= 256):
         raise UsageError("external_id must be 1-256 characters long")
-    res, _ = canonical_result(result)
+    res, res_json = canonical_result(result)  # res_json: what res was parsed from
     req = to_json_value(
         dict(request)
         if request is not None
@@ -113,7 +113,9 @@ def prepare(
     )
     meta = to_json_value((metadata_limits or MetadataLimits()).check(metadata))
     digests = field_digests(
-        {"text": text, "request": req, "meta": meta, "result": res}, version=HASH_VERSION
+        {"text": text, "request": req, "meta": meta, "result": res},
+        version=HASH_VERSION,
+        json_texts={"result": res_json},
     )
     return Pending(
         res,
@@ -192,6 +194,7 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
     claims: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     items: list[dict[str, Any]] = []
+    frontier: tree.Frontier | None = None
     with trail.locked_head() as (conn, head_seq, head_hash):
         indexed = has_item_index(conn)
         replays = _stored_replays(conn, pendings)
@@ -279,11 +282,18 @@ def _append_many(trail: Trail, pendings: Sequence[Pending]) -> list[Appended]:
             conn.execute(_INSERT_EVENT, events)
             if items:
                 conn.execute(_INSERT_ITEMS, items)
-            tree.extend(conn, head_seq, [e["hash"] for e in events])
+            frontier = tree.extend(
+                conn,
+                head_seq,
+                [e["hash"] for e in events],
+                frontier=trail.tree_frontier(head_seq, head_hash),
+            )
             conn.execute(
                 _UPDATE_HEAD,
                 {"head_seq": seq, "head_hash": prev, "head_at": events[-1]["created_at"]},
             )
+    if frontier is not None:  # committed: the next append of this process skips reading it
+        trail.remember_tree_frontier(seq, prev, frontier)
     trail.known_tenants.update(p.tenant for p in pendings)
     return out
 

@@ -145,6 +145,12 @@ def _v2(value: Any) -> bytes:
         allow_nan=False,
         default=_default,
     )
+    return _v2_of_text(text)
+
+
+def _v2_of_text(text: str | bytes) -> bytes:
+    """RFC 8785 bytes of the value ``json.loads(text)``, for a ``text`` Python's json module
+    wrote (its number literals are what the checks below read)."""
     slow = False
 
     def number(literal: str) -> float | int:
@@ -170,6 +176,19 @@ def _v2(value: Any) -> bytes:
     if slow or _ASTRAL_UTF8.search(out) is not None:
         return rfc8785.dumps(plain)
     return out
+
+
+def canonical_json_of_text(text: str | bytes, *, version: int = HASH_VERSION) -> bytes:
+    """``canonical_json(json.loads(text))`` for a ``text`` written by Python's json module
+    (such as :func:`_v1`'s): saves serialising a value whose JSON is already at hand."""
+    try:
+        if version == 1:
+            return _v1(json.loads(text))
+        if version != 2:
+            raise DataError(f"unknown hash format version {version!r}")
+        return _v2_of_text(text)
+    except (TypeError, ValueError, RecursionError, rfc8785.CanonicalizationError) as exc:
+        raise DataError(f"value cannot be stored in the audit trail: {exc}") from exc
 
 
 def canonical_json(value: Any, *, version: int = HASH_VERSION) -> bytes:
@@ -204,9 +223,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def field_digests(audit: Mapping[str, Any], *, version: int = HASH_VERSION) -> dict[str, str]:
-    """The digests of the large fields of ``audit`` (see ``DIGESTED_FIELDS``)."""
-    return {f: sha256_hex(canonical_json(audit.get(f), version=version)) for f in DIGESTED_FIELDS}
+def field_digests(
+    audit: Mapping[str, Any],
+    *,
+    version: int = HASH_VERSION,
+    json_texts: Mapping[str, str | bytes] | None = None,
+) -> dict[str, str]:
+    """The digests of the large fields of ``audit`` (see ``DIGESTED_FIELDS``).
+
+    ``json_texts``: for some fields, a JSON text of the value written by Python's json
+    module (e.g. the format-1 canonical JSON the value was parsed from), which spares
+    serialising it again; the digest is the same."""
+    texts = json_texts or {}
+    return {
+        f: sha256_hex(
+            canonical_json_of_text(texts[f], version=version)
+            if f in texts
+            else canonical_json(audit.get(f), version=version)
+        )
+        for f in DIGESTED_FIELDS
+    }
 
 
 def record_hash(
@@ -267,6 +303,7 @@ __all__ = [
     "HASH_VERSION",
     "HASH_VERSIONS",
     "canonical_json",
+    "canonical_json_of_text",
     "event_hash",
     "field_digests",
     "format_timestamp",

@@ -8,7 +8,11 @@ failing on lock upgrades. PostgreSQL appends lock the ``trail_head`` row (``FOR 
 from __future__ import annotations
 
 import json
+import os
+import threading
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,11 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
 from auditor.errors import UsageError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 WRITE_OPTION = "kgaudit_write"
 SQLITE_BUSY_TIMEOUT_S = 60.0
@@ -79,6 +88,59 @@ def _configure_sqlite(engine: Engine, synchronous: str) -> None:
     def _on_begin(conn: Connection) -> None:
         write = conn.get_execution_options().get(WRITE_OPTION, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class WriterLock:
+    """Serialises the writers of one SQLite file: threads of this process on a lock, and
+    processes on an ``flock`` of ``<database>.writer.lock``.
+
+    SQLite's own busy handler makes a writer that finds the database locked sleep (1, 2, 5,
+    ... up to 100 ms between tries), so with several server processes appends wait long after
+    the lock was freed and throughput falls as clients grow; a blocked ``flock`` wakes as
+    soon as the holder lets go. The ``BEGIN IMMEDIATE`` inside still guards against writers
+    that do not take this lock (other tools, older versions). The file is opened once per
+    process (a forked child opens its own: ``flock`` locks are shared by inherited file
+    descriptors); where ``fcntl`` is missing (Windows) only threads are serialised.
+    """
+
+    def __init__(self, database: str) -> None:
+        self.path = Path(database).expanduser().with_name(Path(database).name + ".writer.lock")
+        self._thread_lock = threading.Lock()
+        self._fd: int | None = None
+        self._pid = -1
+
+    def _file(self) -> int | None:
+        if fcntl is None:
+            return None
+        if self._pid != os.getpid():  # first use, or a forked child
+            if self._fd is not None:  # the parent's (its lock stays the parent's)
+                os.close(self._fd)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError:  # a read-only folder: SQLite's own locking still applies
+                self._fd = None
+            self._pid = os.getpid()
+        return self._fd
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        with self._thread_lock:
+            fd = self._file()
+            if fd is None:
+                yield
+                return
+            fcntl.flock(fd, fcntl.LOCK_EX)  # releases the GIL while it waits
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def sqlite_writer_lock(engine: Engine) -> WriterLock | None:
+    """The :class:`WriterLock` of an SQLite file engine; None for other databases."""
+    if engine.dialect.name != "sqlite" or not engine.url.database:
+        return None
+    return WriterLock(engine.url.database)
 
 
 def migrations_dir() -> Path:
@@ -157,11 +219,13 @@ def _safe(db_url: str) -> str:
 
 __all__ = [
     "WRITE_OPTION",
+    "WriterLock",
     "alembic_config",
     "create_trail_engine",
     "current_revision",
     "downgrade",
     "head_revision",
     "migrations_dir",
+    "sqlite_writer_lock",
     "upgrade",
 ]

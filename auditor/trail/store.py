@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
@@ -16,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from auditor import telemetry
 from auditor.errors import DataError, UsageError
-from auditor.trail import db, queries
+from auditor.trail import db, queries, tree
 from auditor.trail.append import EVENT_KIND, append, prepare
 from auditor.trail.auto_checkpoint import AutoCheckpointer
 from auditor.trail.checkpoints import CheckpointLog, CheckpointPolicy
@@ -68,9 +67,12 @@ class Trail:
             self.use_checkpoints(checkpoints)
         self._write_engine = self.engine.execution_options(**{db.WRITE_OPTION: True})
         self.known_tenants: set[str] = set()  # tenants known to exist (skip their INSERT)
-        # SQLite: threads of one process queue here rather than in SQLite's busy handler,
-        # whose sleeps (up to 100 ms) would add latency; other processes still use the lock.
-        self._local_writer = threading.Lock() if self.engine.dialect.name == "sqlite" else None
+        # SQLite: writers (threads and processes) queue here rather than in SQLite's busy
+        # handler, whose sleeps (up to 100 ms) would add latency (db.WriterLock)
+        self._writer_lock = db.sqlite_writer_lock(self.engine)
+        # the Merkle frontier after this process's last committed append, keyed by the head
+        # (seq, hash) it belongs to: used only while the head is still that one
+        self._tree_frontier: tuple[int, str | None, tree.Frontier] | None = None
         # group commit of appends from this process's threads (max_batch 1: off)
         self.committer: GroupCommitter | None = (
             GroupCommitter(self, window_s=group_window_s, max_batch=group_max_batch)
@@ -201,11 +203,26 @@ class Trail:
             )
             return rec, full
 
+    def tree_frontier(self, head_seq: int, head_hash: str | None) -> tree.Frontier | None:
+        """The tree frontier this process remembers for the chain head ``(head_seq,
+        head_hash)``, or None (another process appended since, or none is known)."""
+        known = self._tree_frontier
+        if known is None or known[0] != head_seq or known[1] != head_hash:
+            return None
+        return known[2]
+
+    def remember_tree_frontier(self, seq: int, head_hash: str, frontier: tree.Frontier) -> None:
+        """After a committed append: the frontier of the tree whose head is now ``seq``."""
+        self._tree_frontier = (seq, head_hash, frontier)
+
     @contextmanager
     def locked_head(self) -> Iterator[tuple[Connection, int, str | None]]:
         """A write transaction holding the chain head (serialises every append)."""
         try:
-            with self._local_writer or nullcontext(), self._write_engine.begin() as conn:
+            with (
+                self._writer_lock.hold() if self._writer_lock else nullcontext(),
+                self._write_engine.begin() as conn,
+            ):
                 head = conn.execute(_SELECT_HEAD).first()
                 if head is None:
                     raise DataError(

@@ -47,19 +47,32 @@ def fetch(conn: Connection, nodes: Iterable[Node]) -> dict[Node, bytes]:
     return out
 
 
-def extend(conn: Connection, size: int, event_hashes: Sequence[str]) -> None:
+Frontier = list[tuple[Node, bytes]]  # the roots of a tree's decomposition, left to right
+
+
+def extend(
+    conn: Connection, size: int, event_hashes: Sequence[str], *, frontier: Frontier | None = None
+) -> Frontier:
     """Append the events after the first ``size`` to the tree (inside the caller's
-    transaction, which holds the chain head)."""
-    if not event_hashes:
-        return
+    transaction, which holds the chain head); returns the new tree's frontier.
+
+    ``frontier``: the frontier of the tree of ``size`` as an earlier ``extend`` of a
+    committed transaction returned it, which spares reading it (a list for another size is
+    ignored); it is not modified."""
     parts = merkle.range_parts(0, size)
-    stored = fetch(conn, parts)
-    frontier = [(n, stored[n]) for n in parts]
+    if frontier is None or [n for n, _ in frontier] != parts:
+        stored = fetch(conn, parts)
+        frontier = [(n, stored[n]) for n in parts]
+    else:
+        frontier = list(frontier)  # append_leaves works in place
+    if not event_hashes:
+        return frontier
     new = merkle.append_leaves(frontier, size, [leaf_of(h) for h in event_hashes])
     conn.execute(
         _INSERT,
         [{"pos": merkle.node_pos(*n), "level": n[0], "hash": h.hex()} for n, h in new],
     )
+    return frontier
 
 
 def rebuild(conn: Connection) -> int:

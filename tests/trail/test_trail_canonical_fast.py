@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.errors import DataError
-from auditor.trail.canonical import _v1, canonical_json
+from auditor.trail.canonical import _v1, canonical_json, canonical_json_of_text, field_digests
 
 _SCALARS = (
     st.none()
@@ -77,3 +77,30 @@ def test_out_of_domain_values_are_refused() -> None:
     for bad in (2**53, float("nan"), "\ud800"):
         with pytest.raises(DataError):
             canonical_json({"x": bad})
+
+
+_KEYED = st.recursive(
+    _SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(st.text() | st.integers(-20, 20), inner, max_size=6)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_KEYED)
+def test_canonical_json_of_a_format_1_text_is_that_of_its_value(value: object) -> None:
+    """What ``prepare`` relies on to hash the result from the JSON it was parsed from."""
+    try:
+        text = canonical_json(value, version=1)  # what canonical_result parses the result from
+        expected = canonical_json(json.loads(text))
+    except (ValueError, DataError):
+        return
+    assert canonical_json_of_text(text) == expected
+    assert canonical_json_of_text(text, version=1) == canonical_json(json.loads(text), version=1)
+    value_digests = field_digests({"result": json.loads(text)})
+    assert field_digests({"result": json.loads(text)}, json_texts={"result": text}) == (
+        value_digests
+    )

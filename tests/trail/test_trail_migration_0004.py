@@ -39,7 +39,7 @@ def _fill(trail: Trail, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Trail
     db.upgrade(trail.engine, "0003")
     assert not inspect(trail.engine).has_table("trail_tree_nodes")
     with monkeypatch.context() as m:
-        m.setattr(append_module.tree, "extend", lambda *a: None)
+        m.setattr(append_module.tree, "extend", lambda *a, **k: None)
         pend = [append_module.prepare(fake_result(), text=f"old {i}") for i in range(1237)]
         recs = [r for r, _ in append_module.append_many(trail, pend[:1000])]
         recs += [trail.record(fake_result(), text=f"old {i}") for i in range(1000, 1003)]
