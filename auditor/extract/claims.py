@@ -413,10 +413,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         and (_COPULA_ARTICLE.fullmatch(gap) or _BELONGS.fullmatch(gap))
         and (not _RELATION_WORD.search(gap) or _CLASSED.search(gap) or _BELONGS.fullmatch(gap))
     )
-    if cr.rule.applies_to.relation == "memberOf":
-        if not membership or om.end <= hub[0].start:
-            return None  # only "X is a/an <class>", "X belongs to the <class>"
-    elif membership:
+    if membership:
         return None  # "Sertraline is an SSRI": class membership, not an interaction
     c = base_claim(
         info,
@@ -429,12 +426,6 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         om.start,
     )
     c.date = claim_date(info, om.start)
-    if cr.rule.applies_to.relation == "memberOf":
-        # only a negation between the drug and the class denies membership ("is an ACE
-        # inhibitor, not an ARB" affirms the first class)
-        c.negated = bool(re.search(r"\b(?:not|never|no\s+longer)\b|n't\b|n’t\b", gap, re.I))
-        if not c.negated:
-            c.qualifiers.pop("asserts", None)
     if (
         c.negated
         and cr.rule.applies_to.relation in _STATE_RELATIONS
@@ -1007,14 +998,9 @@ def _overruled_in(info: SentenceInfo, after: list) -> int | None:  # type: ignor
     """Where the overruling case begins in "overruled A [and C] in B" (a sentence whose
     overruling verb has no case before it): the index of B, when the text right before B is
     "in" (or "in the decision in") after the other cases."""
-    base = info.sentence.start
     for j in range(1, len(after)):
-        lo, hi = after[j - 1][0].end, after[j][0].start
-        gap = info.text[lo - base : hi - base]
-        for cite in info.citations:  # "Austin, 494 U.S. 652 (1990), in Citizens United"
-            if cite.start < hi and lo < cite.end <= hi:  # the reporter part after the name
-                gap = gap[cite.end - lo :]
-        if _IN_CASE.fullmatch(gap):
+        # "Austin, 494 U.S. 652 (1990), in Citizens United": the reporter part is left out
+        if _IN_CASE.fullmatch(_gap(info, after[j - 1][0].end, after[j][0].start)):
             return j
     return None
 
