@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from auditor.errors import UsageError
 from auditor.extract import Extraction, extract_claims
@@ -38,9 +38,46 @@ from auditor.version import AUDITOR_VERSION
 from knowledge_graphs.model import DOMAINS
 
 if TYPE_CHECKING:
-    from auditor.pipeline import Auditor
+    from auditor.extract.fuzzy import DomainLinker
+    from auditor.extract.linker import Linker
+    from auditor.types import CitationRef
+    from knowledge_graphs.store import KnowledgeBase
+    from rules.loader import RuleSet
+    from rules.schema import Rule
 
 DOMAIN_CHOICES = (*DOMAINS, "auto")
+
+
+class Auditor(Protocol):
+    """What the stage verbs read from the auditor that runs them
+    (:class:`auditor.pipeline.Auditor` is one): the graphs, the rule packs, the linkers and
+    the input and citation checks. The pipeline imports the stages, never the reverse."""
+
+    kb: KnowledgeBase
+    rules: RuleSet
+    rules_by_id: dict[str, Rule]
+    fallback_linker: Any
+    risk: bool
+
+    def linker(self) -> Linker: ...
+
+    def linker_for(self, domain: str) -> Linker | DomainLinker: ...
+
+    def check_text(self, text: object) -> str: ...
+
+    def check_citations(self, citations: list[str] | None) -> list[str]: ...
+
+    def pick_domains(self, text: str) -> list[str]: ...
+
+    def check_citations_in(
+        self, ex: Extraction, caller: list[str], day: date, domains: list[str]
+    ) -> tuple[list[Claim], list[CitationCheck]]: ...
+
+    def case_name_ok(self, name: str, cid: str) -> bool: ...
+
+    def resolve_case(self, ref: CitationRef) -> str | None: ...
+
+    def sync_regulation_checks(self, claims: list[Claim], checks: list[CitationCheck]) -> None: ...
 
 
 @dataclass

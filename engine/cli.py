@@ -1,4 +1,4 @@
-"""Command-line entry points of the engine (registered by ``auditor.cli.main``).
+"""Command-line entry points of the engine (registered by ``services.cli.main``).
 
 ``kgaudit generate``, ``kgaudit engine train|eval|info`` and ``kgaudit bench engine``. torch is
 imported inside the commands, never at import time, so ``kgaudit --help`` stays fast.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -165,86 +164,3 @@ def engine_group() -> None:
 engine_group.add_command(train_command)
 engine_group.add_command(eval_command)
 engine_group.add_command(info_command)
-
-
-@click.command("engine")
-@click.option(
-    "--model",
-    "model_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Checkpoint directory (default: a random ~20M-parameter Mixtral built with transformers).",
-)
-@click.option("--batch-sizes", default="1,8", show_default=True)
-@click.option("--prompt-tokens", type=click.IntRange(1), default=64, show_default=True)
-@click.option("--new-tokens", type=click.IntRange(2), default=64, show_default=True)
-@click.option("--repeats", type=click.IntRange(1), default=3, show_default=True)
-@click.option("--device", default="auto", show_default=True)
-@click.option("--kv-cache", type=click.Choice(KV_CHOICES), default="fp", show_default=True)
-@click.option(
-    "--no-memory",
-    is_flag=True,
-    help="Skip the peak-memory probes (two extra processes per batch size).",
-)
-@click.option(
-    "--peak-bandwidth",
-    type=float,
-    default=None,
-    help="Device peak bandwidth in GB/s for the roofline share.",
-)
-@click.option(
-    "--threads",
-    type=click.IntRange(1),
-    default=None,
-    help="CPU intra-op threads for both backends (default: torch's choice).",
-)
-@click.option("--json", "as_json", is_flag=True)
-def bench_engine_command(
-    model_dir: Path | None,
-    batch_sizes: str,
-    prompt_tokens: int,
-    new_tokens: int,
-    repeats: int,
-    device: str,
-    kv_cache: str,
-    no_memory: bool,
-    peak_bandwidth: float | None,
-    threads: int | None,
-    as_json: bool,
-) -> None:
-    """Decode and prefill speed, TTFT and peak memory: engine vs transformers, as ratios."""
-    import tempfile
-
-    import torch
-
-    from engine.bench_engine import build_bench_checkpoint, format_table, run_bench
-
-    if threads:
-        torch.set_num_threads(threads)
-    try:
-        sizes = tuple(int(b) for b in batch_sizes.split(","))
-    except ValueError:
-        raise UsageError(
-            f"--batch-sizes must be comma-separated integers, got {batch_sizes!r}."
-        ) from None
-    try:
-        import transformers  # noqa: F401
-    except ModuleNotFoundError:
-        raise UsageError(
-            "'kgaudit bench engine' compares against transformers; install the dev extra."
-        ) from None
-    with tempfile.TemporaryDirectory() as tmp, user_errors():
-        path = model_dir or build_bench_checkpoint(Path(tmp) / "bench-20m")
-        result = run_bench(
-            path,
-            batch_sizes=sizes,
-            prompt_tokens=prompt_tokens,
-            new_tokens=new_tokens,
-            repeats=repeats,
-            device=str(device_for(device)),
-            kv_cache=kv_cache,
-            memory=not no_memory,
-            peak_bandwidth=peak_bandwidth * 1e9 if peak_bandwidth else None,
-            log=lambda m: click.echo(m, err=True),
-        )
-    click.echo(json.dumps(result, indent=2) if as_json else format_table(result))

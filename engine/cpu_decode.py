@@ -21,15 +21,33 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor
 
 if TYPE_CHECKING:
+    from engine.config import ModelConfig
     from engine.kv_cache import KVCache
-    from engine.model import Transformer
+
+
+class Transformer(Protocol):
+    """What a decode step reads from the model (:class:`engine.model.Transformer` is one; the
+    model imports this module for its fast path, never the reverse)."""
+
+    config: ModelConfig
+    layers: Any
+    embed: Any
+    norm: Any
+    lm_head: Any
+    __dict__: dict[str, Any]
+
+    def rope_cache(self, length: int) -> Tensor: ...
+
+    def positions_and_mask(
+        self, B: int, T: int, start: int, attention_mask: Tensor | None, cache: KVCache | None
+    ) -> tuple[Tensor, Tensor | None]: ...
 
 
 # Below this many rows a step is matrix-vector products bound by memory: a second thread did
@@ -98,8 +116,8 @@ def _decode_step(
     cfg = model.config
     B = input_ids.shape[0]
     start = cache.length
-    positions, mask = model._positions_and_mask(B, 1, start, None, cache)
-    table = model._rope(start + 1)  # [L, 2, 1, Dh]
+    positions, mask = model.positions_and_mask(B, 1, start, None, cache)
+    table = model.rope_cache(start + 1)  # [L, 2, 1, Dh]
     if cache.has_padding:
         cos, sin = table[positions].unbind(2)  # [B, 1, 1, Dh] each
     else:  # every row is at position `start`

@@ -289,8 +289,8 @@ class Transformer(nn.Module):
         ):
             return decode_step(self, input_ids, cache, return_hidden)  # no module calls
         start = cache.length if cache is not None else 0
-        positions, mask = self._positions_and_mask(B, T, start, attention_mask, cache)
-        rope = self._rope(start + T)[positions].unbind(2)  # cos, sin [B, T, 1, Dh]
+        positions, mask = self.positions_and_mask(B, T, start, attention_mask, cache)
+        rope = self.rope_cache(start + T)[positions].unbind(2)  # cos, sin [B, T, 1, Dh]
         x = self.embed(input_ids).view(B * T, -1)  # [N, D]
         for block in self.layers:
             x = block(x, B, rope, mask, cache, router_logits)
@@ -302,7 +302,7 @@ class Transformer(nn.Module):
         x = self.norm(x)
         return x.view(B, T, -1) if return_hidden else self.lm_head(x).view(B, T, -1)  # [B, T, V]
 
-    def _rope(self, length: int) -> Tensor:
+    def rope_cache(self, length: int) -> Tensor:
         """The rotary table [L, 2, 1, Dh] (:func:`rope_table`) covering positions < ``length``,
         built once per model, device and dtype (grown in powers of two)."""
         table = self.__dict__.get("_rope_table")
@@ -336,7 +336,7 @@ class Transformer(nn.Module):
                 f"token id {bad} is outside the model's vocabulary of {self.config.vocab_size} ids."
             )
 
-    def _positions_and_mask(
+    def positions_and_mask(
         self, B: int, T: int, start: int, attention_mask: Tensor | None, cache: KVCache | None
     ) -> tuple[Tensor, Tensor | None]:
         """Rotary positions [B, T] and a boolean mask [B, 1, T, S] (None = plain causal)."""

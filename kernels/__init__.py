@@ -5,7 +5,7 @@ reference otherwise; force either with `backend="reference"|"triton"` or the `KG
 environment variable (see `kernels.dispatch`). See kernels/README.md for shapes, the sampling
 algorithm and the KV-cache format.
 
-Attributes load lazily: `import kernels` (and `kernels.bench`, which the CLI imports) does not
+Attributes load lazily: `import kernels` (and `measure.bench.kernels`, which the CLI imports) does not
 import torch or triton; the first use of an op does. Triton is never required.
 """
 

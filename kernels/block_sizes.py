@@ -1,7 +1,7 @@
 """Block sizes for every kernel, chosen in one place.
 
 These are untuned defaults, not timing-tuned tables: tuned sizes depend on shape, GPU and Triton
-version (measure with `python -m kernels.bench`). They were chosen so that every kernel compiles
+version (measure with `python -m measure.bench.kernels`). They were chosen so that every kernel compiles
 for sm_90 without register spills in fp16/bf16 (`python -m kernels.compile_check` reports
 ptxas' numbers). All `tl.dot` operand dimensions are ≥ 16, which the GPU compiler requires (the
 interpreter would accept less).

@@ -15,8 +15,8 @@ from typing import Any, Literal
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from auditor.trail.db import create_trail_engine
-from auditor.trail.models import Base, UTCDateTime
+from trail.db import create_trail_engine
+from trail.models import Base, UTCDateTime
 
 config = context.config
 target_metadata = Base.metadata

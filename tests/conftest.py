@@ -83,8 +83,8 @@ def examples_dir() -> Path:
 def pg_databases() -> Iterator[Callable[[str], str]]:
     """``name`` -> the URL of a migrated throw-away PostgreSQL database made for that name on
     first use; all are dropped at the end of the session."""
-    from auditor.trail import Trail
-    from auditor.trail.testing import postgres_available, postgres_database
+    from trail import Trail
+    from trail.testing import postgres_available, postgres_database
 
     reason = postgres_available()
     if reason is not None:
@@ -113,7 +113,7 @@ def pg_url(request: pytest.FixtureRequest, pg_databases: Callable[[str], str]) -
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A migrated, empty SQLite trail, copied for each test (faster than migrating each)."""
-    from auditor.trail import Trail
+    from trail import Trail
 
     path = tmp_path_factory.mktemp("trail-template") / "trail.db"
     trail = Trail(f"sqlite:///{path}")
@@ -128,7 +128,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path
     if request.param == "sqlite":
         shutil.copy(sqlite_template, tmp_path / "trail.db")
         return f"sqlite:///{tmp_path / 'trail.db'}"
-    from auditor.trail.testing import reset_trail
+    from trail.testing import reset_trail
 
     url = request.getfixturevalue("pg_url")
     reset_trail(url)
@@ -137,7 +137,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path
 
 @pytest.fixture
 def trail(db_url: str) -> Iterator[Any]:
-    from auditor.trail import Trail
+    from trail import Trail
 
     t = Trail(db_url)
     yield t

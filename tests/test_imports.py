@@ -1,38 +1,30 @@
 """The first-party import graph reads top-down: no cycles, no import that runs back up a layer.
 
-Every ``import``/``from ... import`` in the first-party packages counts as an edge, at module
-level or inside a function (a lazy import still couples the two modules). Imports under
-``if TYPE_CHECKING:`` are not edges: they never run.
+Every ``import``/``from ... import`` in the first-party packages counts as an edge: at module
+level, inside a function (a lazy import still couples the two modules) and under
+``if TYPE_CHECKING:`` (a type named across a boundary couples the two modules as much as a call).
+Importing ``a.b.c`` also runs the ``__init__`` of ``a`` and ``a.b``: an import is checked against
+everything those package markers load at module level (what Python really runs), not only
+against the module named.
 
-Layers, lowest first (a module may import from its own layer or any layer below; the longest
-matching prefix decides a module's layer, ``auditor`` alone means the package facade
-``auditor/__init__.py``). docs/architecture.md draws the same picture.
+The folder list is the layer list. Wings, lowest first (a module may import from its own layer
+or any layer below; the longest matching prefix decides a module's layer; ``auditor=`` means the
+package facade ``auditor/__init__.py`` alone). docs/architecture.md draws the same picture.
 
  0. ``knowledge_graphs``  ontology, graphs, loader, verbalisation, the product-wide errors
  1. ``rules``             YAML rule packs, schema, loader
  2. ``kernels``           Triton kernels and their PyTorch references
  3. ``engine``            MoE model, loading, KV cache, generation, KG-constrained decoding
- 4. auditor foundation    ``auditor.errors``, ``auditor.settings``, ``auditor.types``,
-                          ``auditor.deadline``, ``auditor.version``, ``auditor.fmt``, ``auditor.memo``,
-                          ``auditor.telemetry`` (OpenTelemetry spans), ``auditor.claim_table``
-                          (results as rows of claims), and the
-                          database schema ``auditor.trail.models`` (+ ``auditor.trail.canonical``,
-                          the hashing it stamps): the trail's tables and the citation-lookup
-                          cache the online citation check keeps
- 5. ``auditor.extract``   text -> claim frames
- 6. ``auditor.verify``    claim -> verdict + evidence
- 7. scoring               ``auditor.score``, ``auditor.risk`` (the runtime risk model)
- 8. ``auditor.stages``    the stage verbs; 9. ``auditor.pipeline`` the Auditor; 10. the facade
-11. recording             ``auditor.trail`` (+ ``migrations`` as a package marker), ``auditor.render``
-12. ``auditor.generation`` auditing the engine's generations (KG-constrained vs free)
-13. evaluation            ``auditor.evaluation``, risk fitting, rule examples, the audit
-                          benchmarks (``auditor.bench_audit``, ``auditor.bench_adversarial``,
-                          ``auditor.bench_telemetry``)
-14. services              ``auditor.batch``, ``auditor.chat``
-15. ``auditor.report``    compliance reports over trails and batches
-16. ``auditor.api``       REST API (every HTTP route lives under ``auditor.api.routes``)
-17. ``kgaudit``           the Python SDK: REST client, ``@audited``, ``wrap_openai``, testing
-18. entry points          ``auditor.cli``, ``engine.cli``, ``engine.train``, Alembic scripts
+ 4–11. ``auditor``        the audit library: foundation (errors, settings, types, ...),
+                          extract, verify, score + risk model, stages, pipeline, the facade,
+                          rendering and the decoding constraints built from the graphs
+12. ``trail``             the hash-chained audit trail (+ ``migrations`` as a package marker)
+13–17. ``services``       batch and chat, the gateway, reports, the REST API
+18. ``kgaudit``           the Python SDK: REST client, ``@audited``, ``wrap_openai``, testing
+19. entry points          ``services.cli``, ``engine.cli``, ``engine.train``, Alembic scripts
+20. ``measure``           every benchmark and evaluation, risk fitting, kernel parity; its
+                          commands reach the CLI through the ``kgaudit.commands`` entry points,
+                          so no service imports measurement
 
 ``engine.train`` (the default model's training) sits with the entry points: nothing outside
 it may use the training code; what training shares with the auditor (verbalising facts) lives
@@ -42,10 +34,22 @@ in ``knowledge_graphs``.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("knowledge_graphs", "rules", "kernels", "engine", "auditor", "kgaudit", "migrations")
+PACKAGES = (
+    "knowledge_graphs",
+    "rules",
+    "kernels",
+    "engine",
+    "auditor",
+    "trail",
+    "services",
+    "kgaudit",
+    "migrations",
+    "measure",
+)
 
 LAYERS: list[tuple[str, ...]] = [
     ("knowledge_graphs",),
@@ -63,8 +67,7 @@ LAYERS: list[tuple[str, ...]] = [
         "auditor.input_file",
         "auditor.telemetry",
         "auditor.claim_table",
-        "auditor.trail.models",
-        "auditor.trail.canonical",
+        "auditor.lookup_cache",
     ),
     ("auditor.extract",),
     ("auditor.verify",),
@@ -72,26 +75,20 @@ LAYERS: list[tuple[str, ...]] = [
     ("auditor.stages",),
     ("auditor.pipeline",),
     ("auditor=",),  # the facade auditor/__init__.py only
-    ("auditor.trail", "migrations=", "auditor.render"),
-    ("auditor.generation",),
-    (
-        "auditor.evaluation",
-        "auditor.risk.data",
-        "auditor.risk.fit",
-        "auditor.rule_examples",
-        "auditor.bench_audit",
-        "auditor.bench_adversarial",
-        "auditor.bench_telemetry",
-    ),
-    ("auditor.batch", "auditor.chat"),
-    ("auditor.gateway",),
-    ("auditor.report",),
-    ("auditor.api",),
+    ("auditor.render", "auditor.decoding", "auditor.rule_examples"),
+    ("trail", "migrations="),
+    ("services.batch", "services.chat"),
+    ("services.gateway",),
+    ("services.report",),
+    ("services.api",),
+    ("services=",),
     ("kgaudit",),
-    ("auditor.cli", "engine.cli", "engine.train", "migrations", "auditor.gateway.bench"),
+    ("services.cli", "engine.cli", "engine.train", "migrations"),
+    ("measure",),
 ]
 
 
+@cache
 def modules() -> dict[str, Path]:
     """Dotted module name -> file, for every first-party Python file."""
     out = {}
@@ -111,43 +108,78 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the first-party modules it imports (``from pkg import name`` resolves to
-    ``pkg.name`` when that is a module, else to ``pkg``)."""
+def _resolve(name: str) -> str | None:
     mods = modules()
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name or None
 
-    def resolve(name: str) -> str | None:
-        while name and name not in mods:
-            name = name.rpartition(".")[0]
-        return name or None
 
-    graph: dict[str, set[str]] = {}
-    for mod, path in mods.items():
-        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-        targets: set[str] = set()
+@cache
+def _imports(mod: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(every first-party module ``mod`` imports, those imported when it is loaded): the
+    second set leaves out imports inside functions and under ``if TYPE_CHECKING:``."""
+    path = modules()[mod]
+    package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+    every: set[str] = set()
+    eager: set[str] = set()
 
-        def visit(node: ast.AST, package: str = package, targets: set[str] = targets) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.If) and _type_checking(child):
-                    for c in child.orelse:
-                        visit(c)
-                    continue
-                if isinstance(child, ast.Import):
-                    targets.update(filter(None, (resolve(a.name) for a in child.names)))
-                elif isinstance(child, ast.ImportFrom):
-                    if child.level:
-                        parts = package.split(".")
-                        base = ".".join(parts[: len(parts) - child.level + 1])
-                        base = f"{base}.{child.module}" if child.module else base
-                    else:
-                        base = child.module or ""
-                    targets.update(filter(None, (resolve(f"{base}.{a.name}") for a in child.names)))
-                visit(child)
+    def targets(node: ast.Import | ast.ImportFrom) -> set[str]:
+        if isinstance(node, ast.Import):
+            return set(filter(None, (_resolve(a.name) for a in node.names)))
+        if node.level:
+            parts = package.split(".")
+            base = ".".join(parts[: len(parts) - node.level + 1])
+            base = f"{base}.{node.module}" if node.module else base
+        else:
+            base = node.module or ""
+        return set(filter(None, (_resolve(f"{base}.{a.name}") for a in node.names)))
 
-        visit(ast.parse(path.read_text(), filename=str(path)))
-        targets.discard(mod)
-        graph[mod] = targets
-    return graph
+    def visit(node: ast.AST, at_load: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            lazy = not at_load or isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+            )
+            if isinstance(child, ast.If) and _type_checking(child):
+                visit(child, False)
+                continue
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                found = targets(child)
+                every.update(found)
+                if not lazy:
+                    eager.update(found)
+            visit(child, not lazy)
+
+    visit(ast.parse(path.read_text(), filename=str(path)), True)
+    every.discard(mod)
+    eager.discard(mod)
+    return frozenset(every), frozenset(eager)
+
+
+def _ancestors(mod: str) -> list[str]:
+    parts = mod.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+@cache
+def loaded(mod: str) -> frozenset[str]:
+    """Every first-party module that ``import mod`` runs: its package markers, itself, and
+    what each of them imports at load time, transitively."""
+    seen: set[str] = set()
+    todo = [*(a for a in _ancestors(mod) if a in modules()), mod]
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        todo.extend(a for a in _ancestors(m) if a in modules())
+        todo.extend(_imports(m)[1])
+    return frozenset(seen)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the first-party modules it imports, every kind of import counted."""
+    return {mod: set(_imports(mod)[0]) for mod in modules()}
 
 
 def layer_of(mod: str) -> int | None:
@@ -219,12 +251,31 @@ def test_no_import_cycles() -> None:
     assert not found, f"{len(found)} import cycle(s):\n" + "\n".join(detail)
 
 
+def upward_imports() -> list[str]:
+    """``a -> b`` where ``b``, or a module that importing ``b`` loads (its package markers
+    and what they import at load time), sits above ``a``; ``a``'s own package markers are
+    already loaded and do not count."""
+    out = []
+    for a, targets in import_graph().items():
+        mine = {*_ancestors(a), a}
+        for b in sorted(targets):
+            over = sorted(
+                m for m in loaded(b) - loaded(a) - mine if (layer_of(m) or 0) > (layer_of(a) or 0)
+            )
+            if over:
+                via = "" if over == [b] else f" (loads {', '.join(over)})"
+                out.append(f"{a} (layer {layer_of(a)}) -> {b} (layer {layer_of(b)}){via}")
+    return out
+
+
 def test_no_upward_imports() -> None:
-    graph = import_graph()
-    upward = sorted(
-        f"{a} (layer {layer_of(a)}) -> {b} (layer {layer_of(b)})"
-        for a, targets in graph.items()
-        for b in targets
-        if (layer_of(a) or 0) < (layer_of(b) or 0)
-    )
+    upward = upward_imports()
     assert not upward, f"{len(upward)} upward import(s):\n" + "\n".join(upward)
+
+
+def test_the_check_sees_package_markers_and_type_only_imports() -> None:
+    """The measures can fail: importing the trail's schema loads the trail package marker
+    (and what it loads), and a type-only import is an edge."""
+    assert "trail" in loaded("trail.models")
+    assert loaded("auditor.extract") >= {"auditor", "auditor.types"}
+    assert "auditor.pipeline" not in loaded("auditor")  # the facade loads the pipeline lazily

@@ -2,7 +2,7 @@
 
 ``risk`` ∈ [0, 1] is the calibrated probability that an answer holds at least one
 hallucination, computed from the audit's own findings (:mod:`auditor.risk.features`) by the
-model shipped in ``auditor/risk/model.json`` (:mod:`auditor.risk.fit` rebuilds it). Every audit
+model shipped in ``auditor/risk/model.json`` (:mod:`measure.risk.fit` rebuilds it). Every audit
 records ``risk`` and ``risk_model_version``. Risk only ranks and calibrates: it never changes
 a verdict, and :func:`apply_operating_point` always flags an answer with a contradicted claim
 (or a contradicted citation), whatever the threshold.
@@ -19,17 +19,13 @@ domain, :func:`reliability_table` computes one from any (risk, label) pairs, and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from auditor.errors import UsageError
 from auditor.risk.features import FEATURES, contradicted, features
-from auditor.risk.metrics import reliability_table, summary
+from auditor.risk.metrics import reliability_table
 from auditor.risk.model import MODEL_PATH, OperatingPoint, RiskModel, load_model
 from auditor.types import AuditResult
-
-if TYPE_CHECKING:
-    from auditor.evaluation.cases import Case
 
 
 def annotate_risk(result: AuditResult, model: RiskModel | None = None) -> AuditResult:
@@ -78,20 +74,6 @@ def apply_operating_point(
     return result
 
 
-def evaluate_risk(pairs: Iterable[tuple[Case, AuditResult]]) -> dict[str, Any]:
-    """Brier, ECE and ROC AUC of the audits' ``risk`` against the cases' labels, per domain
-    and overall (``kgaudit eval``); empty when the audits carry no risk."""
-    by: dict[str, tuple[list[float], list[int]]] = {}
-    for case, result in pairs:
-        if "risk" not in result.extra:
-            continue
-        for d in (case.domain, "all"):
-            p, y = by.setdefault(d, ([], []))
-            p.append(float(result.extra["risk"]))
-            y.append(int(case.hallucinated))
-    return {d: summary(p, y) for d, (p, y) in sorted(by.items())}
-
-
 def calibration_curve(domain: str = "all", model: RiskModel | None = None) -> list[dict[str, Any]]:
     """The shipped model's held-out reliability curve for ``domain`` (``all``: pooled): bins
     with ``lo``, ``hi``, ``count``, ``mean_risk``, ``observed`` (None in empty bins)."""
@@ -108,7 +90,6 @@ __all__ = [
     "annotate_risk",
     "apply_operating_point",
     "calibration_curve",
-    "evaluate_risk",
     "features",
     "load_model",
     "operating_point",

@@ -2,7 +2,7 @@
 bitmask per trie node, and the logits processors that apply it (engine and ``transformers``).
 
 Building the allowed forms from a prompt (entity linking, graph neighbourhood, surface forms)
-is the auditor's job (``auditor.generation``); this package only sees strings and token ids.
+is the auditor's job (``auditor.decoding``); this package only sees strings and token ids.
 See ``docs/constrained.md``.
 
     lexicon = SpanLexicon(tokenizer, TokenVocab.from_tokenizer(tokenizer, V), global_forms,

@@ -1,6 +1,6 @@
 """Knowledge-graph facts in words: the sentences and questions the default model is trained on
 (:mod:`engine.train.corpus`) and the questions and answer frames the KG-constrained generation
-asks and allows (:mod:`auditor.generation`).
+asks and allows (:mod:`auditor.decoding`).
 
 Every verbalisation is split into a ``prompt`` and a ``completion`` around the fact's value
 (the ``key``), so the same records train the model and test whether it reproduces the fact:

@@ -7,7 +7,7 @@ answer. Placeholders: ``{s}`` subject, ``{o}`` object, ``{b}`` brand name, ``{po
 population, ``{per}`` period.
 
 These wordings must never be the held-out questions of ``kgaudit eval generation``
-(``auditor/generation/questions.py``); ``tests/engine/test_corpus.py`` checks that none of
+(``measure/generation/questions.py``); ``tests/engine/test_corpus.py`` checks that none of
 them is.
 """
 

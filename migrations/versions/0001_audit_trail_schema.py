@@ -1,6 +1,6 @@
 """Audit trail schema: tenants, API keys, audits, claims, hash-chained events, checkpoints.
 
-Generated with ``alembic revision --autogenerate`` against ``auditor.trail.models`` and
+Generated with ``alembic revision --autogenerate`` against ``trail.models`` and
 reviewed: constraint/index names are the naming convention's (``op.f``), indexes are created
 outside batch mode (plain CREATE INDEX works on every backend), and the single
 ``trail_head`` row that every append locks is inserted here.

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from auditor.trail import merkle
+from trail import merkle
 
 revision: str = "0004"
 down_revision: str | None = "0003"

@@ -1,6 +1,6 @@
 """When the audited text was said: ``audits.answered_at``, for reports by that day.
 
-The value is ``metadata["answered_at"]`` (``auditor.trail.metadata.answered_at``), so it is
+The value is ``metadata["answered_at"]`` (``trail.metadata.answered_at``), so it is
 covered by the record hash through the metadata digest; the column only serves queries
 (``kgaudit report --by answered``). Audits already stored get it from their metadata, in
 pages; a stored value that does not parse (written before the check existed) stays NULL.
@@ -18,8 +18,8 @@ import sqlalchemy as sa
 from alembic import op
 
 from auditor.errors import UsageError
-from auditor.trail.metadata import answered_at
-from auditor.trail.models import UTCDateTime
+from trail.metadata import answered_at
+from trail.models import UTCDateTime
 
 revision: str = "0006"
 down_revision: str | None = "0005"

@@ -1,6 +1,6 @@
 """The review queue's index: ``review_items``, one row per item that may need a person.
 
-Derived from ``audits`` and ``reviews`` (``auditor.trail.reviews.item_rows`` and
+Derived from ``audits`` and ``reviews`` (``trail.reviews.item_rows`` and
 ``apply_decisions``): the queue filters, sorts by risk and pages in SQL instead of decoding
 each audit's stored result. The table is covered by no hash (the hash format is unchanged);
 existing trails get it filled here, in pages, then every decision applied in chain order.
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from auditor.trail.models import UTCDateTime
-from auditor.trail.reviews import apply_decisions, item_rows
+from trail.models import UTCDateTime
+from trail.reviews import apply_decisions, item_rows
 
 revision: str = "0008"
 down_revision: str | None = "0007"

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from auditor.api import create_app
-from auditor.api.keys import KeyStore
 from auditor.settings import Settings
-from auditor.trail import Trail
-from auditor.trail.testing import fake_audit
+from services.api import create_app
+from services.api.keys import KeyStore
+from trail import Trail
+from trail.testing import fake_audit
 
 
 class FakeKB:

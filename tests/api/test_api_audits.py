@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from auditor.errors import UsageError
-from auditor.trail.testing import fake_result
+from trail.testing import fake_result
 
 BODY = {
     "text": "Adults should not take more than 4,000 mg of acetaminophen a day.",

@@ -15,9 +15,9 @@ import pytest
 from sqlalchemy import update
 
 from auditor.deadline import check
-from auditor.trail.models import Audit
-from auditor.trail.queries import encode_cursor
-from auditor.trail.testing import fake_audit
+from trail.models import Audit
+from trail.queries import encode_cursor
+from trail.testing import fake_audit
 
 BODY = {"text": "Adults can take up to 4,000 mg of acetaminophen a day.", "domain": "medical"}
 

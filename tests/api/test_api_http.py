@@ -19,9 +19,9 @@ import httpx
 import pytest
 
 from auditor import audit, get_auditor
-from auditor.api.keys import KeyStore
-from auditor.trail import Trail
-from auditor.trail.testing import reset_trail
+from services.api.keys import KeyStore
+from trail import Trail
+from trail.testing import reset_trail
 
 from ..helpers import wait_ready, wait_until
 
@@ -67,7 +67,7 @@ def _start(db_url: str, tmp: Path) -> tuple[subprocess.Popen[bytes], Server]:
             [
                 sys.executable,
                 "-m",
-                "auditor.cli.main",
+                "services.cli.main",
                 "serve",
                 "--port",
                 str(port),

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from auditor.api.keys import KeyExpired, KeyStore, parse_expiry
-from auditor.cli.main import cli
 from auditor.errors import UsageError
+from services.api.keys import KeyExpired, KeyStore, parse_expiry
+from services.cli.main import cli
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from auditor.api.keys import KeyStore
+from services.api.keys import KeyStore
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def test_a_check_in_flight_during_revoke_does_not_cache_the_key(
     """A lookup that read the key before the revoke committed must not put it in the cache
     after the revoke cleared it (it would then work for the cache's lifetime)."""
     info, token = store.create(tenant="acme", role="viewer")
-    import auditor.api.keys as keys_module
+    import services.api.keys as keys_module
 
     real = keys_module.hmac.compare_digest
     calls = []

@@ -24,11 +24,11 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from auditor.api import create_app
-from auditor.api.keys import KeyStore
 from auditor.settings import Settings
-from auditor.trail import Trail
-from auditor.trail.testing import reset_trail
+from services.api import create_app
+from services.api.keys import KeyStore
+from trail import Trail
+from trail.testing import reset_trail
 
 pytestmark = pytest.mark.slow
 TOKENS: dict[str, str] = {}

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import auditor
-from auditor.trail.testing import fake_audit
+from trail.testing import fake_audit
 
 from ..helpers import wait_abandoned_work
 
@@ -39,7 +39,7 @@ def test_missing_or_bad_key_is_401(api: Any, header: str | None) -> None:
 def test_keys_are_stored_only_as_hashes(api: Any) -> None:
     from sqlalchemy import select
 
-    from auditor.trail.models import ApiKey
+    from trail.models import ApiKey
 
     with api.trail.session() as s:
         stored = [(k.prefix, k.key_hash) for k in s.execute(select(ApiKey)).scalars()]

@@ -9,11 +9,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from auditor.api import create_app
 from auditor.settings import Settings
-from auditor.trail import Trail
-from auditor.trail.models import Audit
-from auditor.trail.testing import fake_audit, fake_result
+from services.api import create_app
+from trail import Trail
+from trail.models import Audit
+from trail.testing import fake_audit, fake_result
 
 KEY = "Zq4mW8rT2vX6nB0cL5sH9dF3gJ7kP1yA"
 MANUAL = {"checkpoint_every_records": 0, "checkpoint_every_s": 0}  # no automatic checkpoints

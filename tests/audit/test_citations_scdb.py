@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.evaluation.citations import generate, run
 from auditor.verify.citations import OUTCOMES, REASONS
 from auditor.verify.legal.names import same_case
+from measure.evaluation.citations import generate, run
 
 CITATIONS = [
     # (id, text, outcome, reason)

@@ -51,7 +51,7 @@ class _Fake(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def online(tmp_path):
-    from auditor.trail import Trail
+    from trail import Trail
 
     url = f"sqlite:///{tmp_path / 'trail.db'}"
     Trail(url).migrate()
@@ -86,7 +86,7 @@ def test_lookup_verdicts(auditor_obj, online, text, want):
 def test_answers_are_cached_with_their_retrieval_time(auditor_obj, online):
     from sqlalchemy import select
 
-    from auditor.trail.models import CitationLookup
+    from trail.models import CitationLookup
 
     auditor_obj.online_citations = online
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.evaluation.golden import check_case, load_golden, load_known_failures
+from measure.evaluation.golden import check_case, load_golden, load_known_failures
 
 ROOT = Path(__file__).resolve().parents[1] / "golden"
 CASES = load_golden(ROOT)

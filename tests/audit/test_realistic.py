@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from auditor.evaluation.realistic import judge, load_cases, summarise, truth_outcomes
+from measure.evaluation.realistic import judge, load_cases, summarise, truth_outcomes
 
 pytestmark = pytest.mark.slow  # whole corpora: tens of seconds
 

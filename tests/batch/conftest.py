@@ -15,9 +15,9 @@ from typing import Any
 import orjson
 import pytest
 
-from auditor.batch import BatchOptions, InlineBackend, run_batch
-from auditor.batch.summary import BatchSummary
-from auditor.trail import Trail
+from services.batch import BatchOptions, InlineBackend, run_batch
+from services.batch.summary import BatchSummary
+from trail import Trail
 
 
 @pytest.fixture

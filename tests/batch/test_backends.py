@@ -9,11 +9,11 @@ from typing import Any
 import orjson
 import pytest
 
-from auditor.batch import BatchOptions, InlineBackend, JsonlSource, run_batch
-from auditor.batch.backends import LocalBackend, RayBackend, make_backend
-from auditor.batch.generate import transcripts
 from auditor.errors import UsageError
-from auditor.trail import Trail
+from services.batch import BatchOptions, InlineBackend, JsonlSource, run_batch
+from services.batch.backends import LocalBackend, RayBackend, make_backend
+from services.batch.generate import transcripts
+from trail import Trail
 
 
 @pytest.fixture(scope="module")

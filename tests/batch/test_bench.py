@@ -6,8 +6,8 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from auditor.batch.bench_batch import bench_batch_command
-from auditor.batch.generate import transcripts
+from measure.bench.batch import bench_batch_command
+from services.batch.generate import transcripts
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from auditor.cli.main import main
+from services.cli.main import main
 
 CSV_MAP = [
     "--map",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from auditor.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, main
+from services.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, main
 
 
 def test_a_batch_in_which_every_record_failed_exits_2(
@@ -34,7 +34,7 @@ def test_ctrl_c_exits_130(capsys, monkeypatch: pytest.MonkeyPatch, write_jsonl, 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("auditor.batch.runner.run_batch", interrupted)
+    monkeypatch.setattr("services.batch.runner.run_batch", interrupted)
     src = write_jsonl([{"id": "ok", "text": "Metformin treats type 2 diabetes."}])
     code = main(["batch", str(src), "--out", str(tmp_path / "o.jsonl"), "--db", db_url])
     assert code == EXIT_INTERRUPTED == 130

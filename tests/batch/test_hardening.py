@@ -9,11 +9,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from auditor.batch import BatchOptions, InlineBackend, run_batch
-from auditor.batch.sources import open_source
 from auditor.deadline import check
-from auditor.trail import Trail
-from auditor.trail.testing import fake_audit
+from services.batch import BatchOptions, InlineBackend, run_batch
+from services.batch.sources import open_source
+from trail import Trail
+from trail.testing import fake_audit
 
 from .conftest import read_results
 

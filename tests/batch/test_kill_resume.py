@@ -12,8 +12,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from auditor.batch.generate import transcripts
-from auditor.trail import Trail
+from services.batch.generate import transcripts
+from trail import Trail
 
 from ..helpers import wait_until
 
@@ -29,7 +29,7 @@ def _batch(inp: Path, out: Path, db: str, mark: str) -> subprocess.Popen[bytes]:
         [
             sys.executable,
             "-m",
-            "auditor.cli.main",
+            "services.cli.main",
             "batch",
             str(inp),
             "--out",

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from auditor.batch import JsonlSource
-from auditor.batch.output import ResultsFile
-from auditor.batch.summary import BatchSummary, Row
 from auditor.errors import DataError, UsageError
+from services.batch import JsonlSource
+from services.batch.output import ResultsFile
+from services.batch.summary import BatchSummary, Row
 
 ROWS = [
     {
@@ -169,9 +169,9 @@ def test_flag_at_fpr_without_a_risk_model_stops_before_auditing(
 def test_a_record_the_trail_refuses_fails_alone(
     write_jsonl, auditor_obj, trail, results, trail_ids, tmp_path
 ) -> None:
-    from auditor.batch import InlineBackend, run_batch
-    from auditor.batch.runner import BatchOptions
-    from auditor.trail import append_many
+    from services.batch import InlineBackend, run_batch
+    from services.batch.runner import BatchOptions
+    from trail import append_many
 
     groups: list[int] = []
 

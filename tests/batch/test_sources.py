@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from auditor.batch.records import content_id
-from auditor.batch.sources import CsvSource, JsonlSource, SqlSource, open_source, parse_mapping
 from auditor.errors import UsageError
+from services.batch.records import content_id
+from services.batch.sources import CsvSource, JsonlSource, SqlSource, open_source, parse_mapping
 
 OK = {"id": "r1", "text": "Metformin is used to treat type 2 diabetes.", "domain": "medical"}
 

@@ -43,11 +43,11 @@ def chat_model(default_model):
 def chat(tmp_path_factory: pytest.TempPathFactory, auditor_obj, chat_model) -> Iterator[Chat]:
     from fastapi.testclient import TestClient
 
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
-    from auditor.chat import ChatService
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from services.chat import ChatService
+    from trail import Trail
 
     path: Path = tmp_path_factory.mktemp("chat") / "trail.db"
     url = f"sqlite:///{path}"

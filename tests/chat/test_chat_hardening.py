@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 import auditor
-from auditor.chat import ChatService
-from auditor.chat.schemas import ChatRequest
+from services.chat import ChatService
+from services.chat.schemas import ChatRequest
 
 from ..helpers import wait_abandoned_work
 
@@ -48,10 +48,10 @@ def test_an_abandoned_stream_does_not_block_other_requests(chat_model, auditor_o
 def test_a_request_answered_504_is_not_recorded(tmp_path: Path, chat_model, auditor_obj) -> None:
     from fastapi.testclient import TestClient
 
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from trail import Trail
 
     url = f"sqlite:///{tmp_path / 't.db'}"
     trail = Trail(url)

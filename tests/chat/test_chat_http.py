@@ -26,8 +26,8 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    from auditor.api.keys import KeyStore
-    from auditor.trail import Trail
+    from services.api.keys import KeyStore
+    from trail import Trail
 
     tmp = tmp_path_factory.mktemp("chat-http")
     url = f"sqlite:///{tmp / 'trail.db'}"
@@ -45,7 +45,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]
     }
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "auditor.cli.main", "serve", "--port", str(port)],
+            [sys.executable, "-m", "services.cli.main", "serve", "--port", str(port)],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,

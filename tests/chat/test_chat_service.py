@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from auditor.chat.schemas import ChatRequest
-from auditor.chat.service import ChatInputError, ChatService, _cut
+from services.chat.schemas import ChatRequest
+from services.chat.service import ChatInputError, ChatService, _cut
 
 
 @pytest.mark.parametrize(
@@ -78,10 +78,10 @@ def test_json_pieces_concatenate_to_valid_json(monkeypatch) -> None:
 def test_engine_that_cannot_load_gives_503(tmp_path, auditor_obj) -> None:
     from fastapi.testclient import TestClient
 
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from trail import Trail
 
     url = f"sqlite:///{tmp_path / 't.db'}"
     trail = Trail(url)
@@ -101,11 +101,11 @@ def test_engine_that_cannot_load_gives_503(tmp_path, auditor_obj) -> None:
 def test_warming_up_gives_503_with_retry_after(monkeypatch, tmp_path) -> None:
     from fastapi.testclient import TestClient
 
-    import auditor.api.routes.chat as chat_router
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
+    import services.api.routes.chat as chat_router
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from trail import Trail
 
     url = f"sqlite:///{tmp_path / 't.db'}"
     trail = Trail(url)

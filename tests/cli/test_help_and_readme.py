@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from auditor.cli.main import _COMMANDS, cli
+from services.cli.main import _COMMANDS, cli
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 
@@ -57,7 +57,7 @@ def test_eval_generation_receives_its_own_options():
     import sys
 
     run = subprocess.run(
-        [sys.executable, "-m", "auditor.cli.main", "eval", "generation", "--per-domain", "0"],
+        [sys.executable, "-m", "services.cli.main", "eval", "generation", "--per-domain", "0"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -11,7 +11,7 @@ import pytest
 
 def kgaudit(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "auditor.cli.main", *args],
+        [sys.executable, "-m", "services.cli.main", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 import pytest
 
-from auditor.cli.main import cli
+from services.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

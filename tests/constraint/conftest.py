@@ -99,7 +99,7 @@ def model(default_model):
 
 @pytest.fixture(scope="session")
 def builder(auditor_obj, model):
-    from auditor.generation import ConstraintBuilder
+    from auditor.decoding import ConstraintBuilder
 
     return ConstraintBuilder(auditor_obj, model.tokenizer, model.config.vocab_size)
 

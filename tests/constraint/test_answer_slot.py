@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from auditor.generation.grading import grade, rates
-from auditor.generation.predicates import PredicateCues, default_cues, stem
+from auditor.decoding.predicates import PredicateCues, default_cues, stem
+from measure.generation.grading import grade, rates
 
 
 def c(subject, predicate, obj, verdict):
@@ -109,7 +109,7 @@ SLOTS = [
 
 @pytest.fixture(scope="module")
 def slot_builder(auditor_obj, model):
-    from auditor.generation.slot import SlotBuilder
+    from auditor.decoding.slot import SlotBuilder
 
     return SlotBuilder(auditor_obj, model.tokenizer, 2048, as_of=date(2025, 6, 30))
 

@@ -33,7 +33,7 @@ def test_auto_domain_and_variants(builder) -> None:
 
 
 def test_radius_two_contains_radius_one(auditor_obj, model) -> None:
-    from auditor.generation import ConstraintBuilder
+    from auditor.decoding import ConstraintBuilder
 
     one = ConstraintBuilder(auditor_obj, model.tokenizer, 2048, radius=1)
     two = ConstraintBuilder(auditor_obj, model.tokenizer, 2048, radius=2)
@@ -43,7 +43,7 @@ def test_radius_two_contains_radius_one(auditor_obj, model) -> None:
 
 
 def test_seed_values_only(auditor_obj, model) -> None:
-    from auditor.generation import ConstraintBuilder
+    from auditor.decoding import ConstraintBuilder
 
     seeds = ConstraintBuilder(auditor_obj, model.tokenizer, 2048, values="seeds")
     built = seeds.build(QUESTIONS[0][0], "medical")

@@ -8,10 +8,10 @@ from datetime import date
 
 import pytest
 
-from auditor.generation.grading import OUTCOMES
-from auditor.generation.questions import held_out_questions
-from auditor.generation.report import pareto, summarise
-from auditor.generation.report_views import answer_table, domain_table, table
+from measure.generation.grading import OUTCOMES
+from measure.generation.questions import held_out_questions
+from measure.generation.report import pareto, summarise
+from measure.generation.report_views import answer_table, domain_table, table
 
 
 def test_questions_are_held_out_deterministic_and_sized(kb) -> None:
@@ -45,8 +45,8 @@ def test_pareto_front() -> None:
 
 
 def test_summary_and_table_from_answers() -> None:
-    from auditor.generation.evaluate import Answer
-    from auditor.generation.questions import Question
+    from measure.generation.evaluate import Answer
+    from measure.generation.questions import Question
 
     q = Question("q1", "medical", "maxDose", "f1", "drug:x", "How much?")
     legal = Question("q2", "legal", "decided", "f2", "case:y", "When?")
@@ -91,7 +91,7 @@ def test_summary_and_table_from_answers() -> None:
 
 @pytest.mark.slow
 def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
-    from auditor.evaluation.generation import main
+    from measure.evaluation.generation import main
 
     out = tmp_path / "ev"
     main(
@@ -126,7 +126,7 @@ def test_eval_generation_command_writes_its_outputs(tmp_path) -> None:
 
 def test_eval_generation_rejects_unknown_configs() -> None:
     from auditor.errors import UsageError
-    from auditor.evaluation.generation import main
+    from measure.evaluation.generation import main
 
     with pytest.raises(UsageError, match="unknown configuration"):
         main(["--configs", "base,turbo"])
@@ -135,8 +135,8 @@ def test_eval_generation_rejects_unknown_configs() -> None:
 @pytest.mark.slow
 def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
     pytest.importorskip("xgrammar")
-    from auditor.generation import SlotBuilder
-    from auditor.generation.overhead import measure_overhead, overhead_table
+    from auditor.decoding import SlotBuilder
+    from measure.generation.overhead import measure_overhead, overhead_table
 
     qs = held_out_questions(kb, per_domain=2)
     slots = SlotBuilder(builder.auditor, model.tokenizer, model.config.vocab_size)
@@ -151,8 +151,8 @@ def test_overhead_measures_ours_and_xgrammar(builder, model, kb) -> None:
 
 
 def test_step_against_base_is_the_median_of_per_batch_ratios() -> None:
-    from auditor.generation.evaluate import Answer
-    from auditor.generation.questions import Question
+    from measure.generation.evaluate import Answer
+    from measure.generation.questions import Question
 
     q = Question("q", "medical", "maxDose", "f", "drug:x", "Q?")
     answers = [

@@ -113,7 +113,7 @@ def _slot_constraint(lexicon, variants_fn) -> KGConstraint:
 def test_generation_ends_only_with_the_subject_and_a_graph_value(
     auditor_obj, model, question: str, domain: str, subject: str, predicate: str
 ) -> None:
-    from auditor.generation.slot import SlotBuilder
+    from auditor.decoding.slot import SlotBuilder
 
     builder = SlotBuilder(auditor_obj, model.tokenizer, 2048, as_of=date(2025, 6, 30))
     built = builder.build(question, domain)

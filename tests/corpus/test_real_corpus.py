@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from auditor.evaluation.corpus import judge, load_records, schema_problems
+from measure.evaluation.corpus import judge, load_records, schema_problems
 
 ROOT = Path(__file__).resolve().parent / "real"
 RECORDS = load_records(ROOT)

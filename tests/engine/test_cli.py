@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from auditor.cli.main import main
+from services.cli.main import main
 
 QUESTION = "Q: What is the currency of Croatia? A:"
 
@@ -126,7 +126,7 @@ def test_engine_info_describes_the_checkpoint(trained, capsys):
 
 
 def test_bench_engine_reports_ratios(hf_checkpoints, capsys):
-    from engine.cli import bench_engine_command
+    from measure.bench.engine import bench_engine_command
 
     code = main(["engine", "--help"])  # the group is importable next to the bench command
     assert code == 0
@@ -169,7 +169,7 @@ def test_every_command_has_help(capsys, argv):
 
 @pytest.mark.slow
 def test_memory_probe_measures_both_backends(hf_checkpoints):
-    from engine.bench_memory import peak_memory
+    from measure.bench.engine_memory import peak_memory
 
     for backend in ("engine", "transformers"):
         peaks = peak_memory(backend, hf_checkpoints["mixtral"][1], 1, 4, 3, "cpu", "fp")

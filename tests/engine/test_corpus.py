@@ -204,7 +204,7 @@ def test_paraphrased_questions_precede_the_same_answer_and_split_is_unchanged():
 
 
 def test_no_training_question_is_a_held_out_evaluation_question(kb):
-    from auditor.generation.questions import held_out_questions
+    from measure.generation.questions import held_out_questions
 
     corpus = build_corpus(kb.facts, kb.entities, paraphrases_per_fact=7)
     trained = {v.prompt.split(" A:")[0] for v in corpus.train if v.kind in ("qa", "paraphrase")}

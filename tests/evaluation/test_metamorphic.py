@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from auditor.evaluation.metamorphic import (
+from measure.evaluation.metamorphic import (
     load_paraphrase_sets,
     load_passages,
     run_mutations,
     run_paraphrases,
 )
-from auditor.evaluation.mutations import _bump, fact_value, qualifier_mutations, value_mutations
+from measure.evaluation.mutations import _bump, fact_value, qualifier_mutations, value_mutations
 
 ROOT = Path(__file__).resolve().parents[2]
 PARAPHRASE = ROOT / "tests" / "corpus" / "paraphrase"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from sklearn.feature_extraction.text import TfidfVectorizer
 
-from auditor.evaluation.fuzzy_linking import make_variants, measure, prepare
 from auditor.extract.context import compile_rule
 from auditor.extract.fuzzy import FuzzyParams
 from auditor.extract.fuzzy.index import NGRAMS
+from measure.evaluation.fuzzy_linking import make_variants, measure, prepare
 
 
 def _link(auditor, domain: str, text: str):  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""The gateway over real HTTP: the fake upstream (auditor.gateway.fake) and the kgaudit app,
+"""The gateway over real HTTP: the fake upstream (services.gateway.fake) and the kgaudit app,
 each served by uvicorn in a thread, the real auditor, a temporary SQLite trail, and the
 official ``openai`` client pointed at the gateway."""
 
@@ -39,9 +39,9 @@ def closed_port() -> int:
 
 
 def make_gateway(tmp: Path, upstream_url: str, audit_fn: Any, **settings: Any) -> Any:
-    from auditor.api import create_app
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from trail import Trail
 
     url = f"sqlite:///{tmp / 'trail.db'}"
     trail = Trail(url)
@@ -61,8 +61,8 @@ def make_gateway(tmp: Path, upstream_url: str, audit_fn: Any, **settings: Any) -
 
 @pytest.fixture(scope="module")
 def gw(tmp_path_factory: pytest.TempPathFactory, auditor_obj) -> Iterator[Gateway]:
-    from auditor.api.keys import KeyStore
-    from auditor.gateway.fake import fake_upstream, serve_in_thread
+    from services.api.keys import KeyStore
+    from services.gateway.fake import fake_upstream, serve_in_thread
 
     tmp = tmp_path_factory.mktemp("gateway")
     upstream = fake_upstream(key=UPSTREAM_KEY, delay_s=DELAY_S)

@@ -34,12 +34,12 @@ class Auditor:
 
 @pytest.fixture(scope="module")
 def engine_gw(tmp_path_factory, auditor_obj, default_model) -> Iterator[Any]:
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
-    from auditor.chat import ChatService
-    from auditor.gateway.fake import serve_in_thread
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from services.chat import ChatService
+    from services.gateway.fake import serve_in_thread
+    from trail import Trail
 
     tmp = tmp_path_factory.mktemp("engine-gw")
     url = f"sqlite:///{tmp / 'trail.db'}"

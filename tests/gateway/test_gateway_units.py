@@ -7,9 +7,9 @@ import json
 import httpx
 import pytest
 
-from auditor.gateway import Relay, decide, public_url, tenant_route
-from auditor.gateway.service import answer_text, request_metadata
 from auditor.settings import Settings
+from services.gateway import Relay, decide, public_url, tenant_route
+from services.gateway.service import answer_text, request_metadata
 
 
 def settings(**kw) -> Settings:
@@ -141,7 +141,7 @@ def test_relay_holds_back_finish_reason_and_usage() -> None:
     "url", ["ftp://llm/v1", "llm:8000", "http://user:sk-1@llm/v1", "http://llm/v1?key=sk-1"]
 )
 def test_serve_refuses_a_bad_upstream(url: str, capsys) -> None:
-    from auditor.cli.main import main
+    from services.cli.main import main
 
     assert main(["serve", "--upstream", url]) == 2
     err = capsys.readouterr().err
@@ -151,8 +151,8 @@ def test_serve_refuses_a_bad_upstream(url: str, capsys) -> None:
 def test_serve_upstream_reaches_the_settings(monkeypatch, tmp_path) -> None:
     import uvicorn
 
-    from auditor.cli.main import main
     from auditor.settings import get_settings
+    from services.cli.main import main
 
     seen = {}
     monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: seen.update(get_settings().model_dump()))
@@ -179,8 +179,8 @@ def _stream_of(pieces: list[bytes]) -> list[list[dict]]:
     """What Upstream.stream yields for a response body arriving in these network reads."""
     import anyio
 
-    from auditor.gateway.config import TenantRoute
-    from auditor.gateway.upstream import Upstream
+    from services.gateway.config import TenantRoute
+    from services.gateway.upstream import Upstream
 
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, stream=_Pieces(pieces))
@@ -217,7 +217,7 @@ def test_stream_events_split_across_reads_are_reassembled() -> None:
     ids=["cut", "not-json", "error-event"],
 )
 def test_a_broken_stream_is_a_502(body: bytes, says: str) -> None:
-    from auditor.gateway.upstream import UpstreamError
+    from services.gateway.upstream import UpstreamError
 
     with pytest.raises(UpstreamError, match=says) as info:
         _stream_of([body])
@@ -246,8 +246,8 @@ def test_fake_upstream_answer_delay_and_bench_cpu_reading() -> None:
 
     from starlette.testclient import TestClient
 
-    from auditor.gateway.bench import cpu_seconds
-    from auditor.gateway.fake import fake_upstream
+    from measure.bench.gateway import cpu_seconds
+    from services.gateway.fake import fake_upstream
 
     body = {"model": "echo", "messages": [{"role": "user", "content": "Hi."}]}
     for delay, at_least in ((0.0, 0.0), (0.3, 0.3)):

@@ -202,7 +202,7 @@ def test_the_upstream_key_never_leaves_the_server(gw, caplog) -> None:
 
 
 def test_models_are_the_upstreams_in_gateway_mode(gw) -> None:
-    from auditor.gateway.fake import MODELS
+    from services.gateway.fake import MODELS
 
     assert [m.id for m in gw.client().models.list()] == list(MODELS)
     sent = gw.upstream.state.seen[-1]

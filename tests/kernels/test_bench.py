@@ -8,11 +8,13 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from kernels.bench import bench_kernels_command, peak_bandwidth_for
+from measure.bench.kernels import bench_kernels_command, peak_bandwidth_for
 
 
 def test_bench_module_does_not_import_torch() -> None:
-    code = "import sys, kernels.bench; print('torch' in sys.modules, 'triton' in sys.modules)"
+    code = (
+        "import sys, measure.bench.kernels; print('torch' in sys.modules, 'triton' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 
@@ -34,7 +36,7 @@ def test_peak_bandwidth_table(name: str, peak: float | None) -> None:
 
 def test_cpu_run_prints_reference_timings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        "kernels.bench_cases.time_ms", lambda fn, device, budget_s=0.5: (fn(), 0.0)[1]
+        "measure.bench.kernel_cases.time_ms", lambda fn, device, budget_s=0.5: (fn(), 0.0)[1]
     )
     result = CliRunner().invoke(bench_kernels_command, ["--quick"])
     assert result.exit_code == 0, result.output

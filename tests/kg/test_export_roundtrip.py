@@ -8,8 +8,8 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from auditor.cli.main import cli
 from knowledge_graphs.model import Entity, Fact, Source
+from services.cli.main import cli
 
 
 def _export(tmp_path, domain: str, fmt: str) -> tuple[str, int]:

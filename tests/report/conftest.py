@@ -13,9 +13,9 @@ from typing import Any
 import orjson
 import pytest
 
-from auditor.batch import JsonlSource
-from auditor.batch.generate import transcripts
-from auditor.trail import Trail
+from services.batch import JsonlSource
+from services.batch.generate import transcripts
+from trail import Trail
 
 KEY = b"report-test-checkpoint-key-0123456789"
 
@@ -68,7 +68,7 @@ def report_trail(report_db: str) -> Iterator[Trail]:
 
 @pytest.fixture(scope="session")
 def report_dict(report_db: str, today: str, kb: Any, ruleset: Any) -> dict[str, Any]:
-    from auditor.report import build_report
+    from services.report import build_report
 
     trail = Trail(report_db)
     try:

@@ -10,11 +10,11 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from auditor.cli.main import cli
 from auditor.errors import UsageError
-from auditor.report import build_report
-from auditor.report.data import NoAudits
-from auditor.trail import Trail
+from services.cli.main import cli
+from services.report import build_report
+from services.report.data import NoAudits
+from trail import Trail
 
 TEXT = "Metformin treats type 2 diabetes."
 # (external id, metadata.answered_at): two said in March 2025, one in June, one live
@@ -116,7 +116,7 @@ def test_a_malformed_answered_at_is_refused(
 def test_migration_0006_fills_answered_at_from_stored_metadata(
     tmp_path: Path, auditor_obj: Any
 ) -> None:
-    from auditor.trail import db
+    from trail import db
 
     trail = Trail(f"sqlite:///{tmp_path / 't.db'}")
     try:

@@ -9,7 +9,7 @@ import orjson
 import pytest
 from fastapi.testclient import TestClient
 
-from auditor.cli.main import main
+from services.cli.main import main
 
 
 @pytest.mark.parametrize(
@@ -70,11 +70,11 @@ def test_cli_errors_exit_2(
 
 @pytest.fixture
 def client(report_db: str) -> Any:
-    from auditor.api.app import create_app
-    from auditor.api.keys import KeyStore
-    from auditor.api.routes.reports import router
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api.app import create_app
+    from services.api.keys import KeyStore
+    from services.api.routes.reports import router
+    from trail import Trail
 
     trail = Trail(report_db)
     app = create_app(Settings(database_url=report_db), trail=trail)

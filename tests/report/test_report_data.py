@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from auditor.errors import UsageError
-from auditor.report import build_report
-from auditor.report.data import NoAudits
+from services.report import build_report
+from services.report.data import NoAudits
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -80,8 +80,8 @@ def test_risk_section_shows_the_operating_points_in_force(report_dict, report_tr
 
 
 def test_risk_section_without_a_risk_model_lists_no_shipped_points(monkeypatch) -> None:
-    from auditor.report.aggregate import Aggregate
-    from auditor.report.data import risk_section
+    from services.report.aggregate import Aggregate
+    from services.report.data import risk_section
 
     monkeypatch.setattr("auditor.risk.load_model", lambda *a, **k: None)
     risk = risk_section(Aggregate(), ["medical"])

@@ -11,8 +11,8 @@ from typing import Any
 import orjson
 import pytest
 
-from auditor.report import render
-from auditor.report.fmt import num, pct, score
+from services.report import render
+from services.report.fmt import num, pct, score
 
 
 def _figures(r: dict[str, Any]) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from auditor.report import render
+from services.report import render
 
 SCRIPT = "<script>alert('xss')</script> Roe v. Wade was decided in 1971."
 ONERROR = '<img src=x onerror="alert(1)"> Smith v. Jones'

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from auditor.report import render
+from services.report import render
 
 WIDTH = 400
 

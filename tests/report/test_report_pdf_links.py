@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from auditor.report import render
+from services.report import render
 
 
 def _link_uris(pdf: bytes) -> list[tuple[int, str]]:

@@ -12,10 +12,10 @@ from typing import Any
 import orjson
 import pytest
 
-from auditor.report import build_report, render
-from auditor.report.review import ReviewTally
-from auditor.trail import Trail
-from auditor.trail.reviews import Decision, append_reviews
+from services.report import build_report, render
+from services.report.review import ReviewTally
+from trail import Trail
+from trail.reviews import Decision, append_reviews
 
 CASE = "Smith v. Jones, 900 F.3d 1234 (11th Cir. 2020)"
 HOSTILE_CASE = "<script>alert(1)</script> Doe v. Roe, 1 F.4th 2"
@@ -247,8 +247,8 @@ def test_hostile_case_name_in_needs_review_is_text(reviewed_trail) -> None:
 def test_the_cli_reads_the_review_risk_threshold(
     capsys, monkeypatch, db_url: str, tmp_path, threshold: str, needing: int
 ) -> None:
-    from auditor.cli.main import main
     from auditor.settings import get_settings
+    from services.cli.main import main
 
     trail = Trail(db_url)
     trail.record(B, text="B")  # risk 0.2, one unverifiable claim
@@ -270,9 +270,9 @@ def test_the_cli_reads_the_review_risk_threshold(
 def test_the_api_reads_the_review_risk_threshold(db_url: str, tmp_path) -> None:
     from fastapi.testclient import TestClient
 
-    from auditor.api.app import create_app
-    from auditor.api.keys import KeyStore
     from auditor.settings import Settings
+    from services.api.app import create_app
+    from services.api.keys import KeyStore
 
     trail = Trail(db_url)
     trail.record(B, text="B")  # risk 0.2, one unverifiable claim

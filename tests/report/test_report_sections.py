@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from auditor.report import render
-from auditor.report.sections import (
+from services.report import render
+from services.report.sections import (
     Definitions,
     Entries,
     Figure,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.report import build_report
-from auditor.report.data import NoAudits, UnknownTenant
+from services.report import build_report
+from services.report.data import NoAudits, UnknownTenant
 
 
 def test_unknown_tenant_is_named(report_trail, today: str) -> None:

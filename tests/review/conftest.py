@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from auditor.api import create_app
-from auditor.api.keys import KeyStore
 from auditor.settings import Settings
-from auditor.trail import Trail
+from services.api import create_app
+from services.api.keys import KeyStore
+from trail import Trail
 
 ROLES = {
     "acme-reviewer": ("acme", "reviewer"),

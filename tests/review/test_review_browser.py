@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from sqlalchemy import select, update
 
-from auditor.trail.models import Audit, Review
+from trail.models import Audit, Review
 
 if TYPE_CHECKING:
     from tests.review.conftest import Workbench

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 import pytest
 from sqlalchemy import update
 
-from auditor.trail.models import Review
-from auditor.trail.review_queue import open_items
-from auditor.trail.reviews import Decision, append_reviews
+from trail.models import Review
+from trail.review_queue import open_items
+from trail.reviews import Decision, append_reviews
 
 if TYPE_CHECKING:
     from tests.review.conftest import Workbench
@@ -81,7 +81,7 @@ def test_a_forged_or_altered_cookie_is_no_session(workbench: Workbench) -> None:
 
 
 def test_revoking_the_key_ends_its_session(workbench: Workbench) -> None:
-    from auditor.api.keys import KeyStore
+    from services.api.keys import KeyStore
 
     workbench.login("acme-reviewer")
     assert workbench.client.get("/review").status_code == 200
@@ -115,7 +115,7 @@ def test_queue_lists_open_audits_by_risk_and_filters(workbench: Workbench) -> No
 
 
 def test_queue_paginates(workbench: Workbench) -> None:
-    from auditor.trail.review_queue import review_queue
+    from trail.review_queue import review_queue
 
     q1 = review_queue(workbench.trail, tenant="acme", risk_threshold=0.5, page=1, page_size=4)
     q4 = review_queue(workbench.trail, tenant="acme", risk_threshold=0.5, page=4, page_size=4)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from auditor.api.keys import KeyStore
-from auditor.trail.models import ApiKey
+from services.api.keys import KeyStore
+from trail.models import ApiKey
 
 
 def _expire(workbench, name: str) -> None:

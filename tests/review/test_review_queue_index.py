@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from auditor.trail import Trail, db
-from auditor.trail.canonical import AUDIT_FIELDS
-from auditor.trail.models import Audit, ReviewItem
-from auditor.trail.review_queue import QueueFilter, open_items, review_queue
-from auditor.trail.reviews import Decision, append_reviews, reviews_of
-from auditor.trail.testing import fake_result
+from trail import Trail, db
+from trail.canonical import AUDIT_FIELDS
+from trail.models import Audit, ReviewItem
+from trail.review_queue import QueueFilter, open_items, review_queue
+from trail.reviews import Decision, append_reviews, reviews_of
+from trail.testing import fake_result
 
 DOMAINS = ("medical", "legal", "finance")
 VERDICTS = ("supported", "contradicted", "unverifiable")
@@ -48,7 +48,7 @@ def _fill(trail: Trail, n: int, seed: int, tenants: tuple[str, ...] = ("acme", "
 
 def _slow(trail: Trail, tenant: str, thr: float, flt: QueueFilter) -> list[tuple[str, int]]:
     """(audit id, number of open items) of the queue, decoding every audit's result."""
-    from auditor.trail.queries import to_datetime
+    from trail.queries import to_datetime
 
     with trail.session() as s:
         rows = s.execute(
@@ -190,7 +190,7 @@ def test_bench_review_runs_and_reports_ratios() -> None:
 
     from click.testing import CliRunner
 
-    from auditor.api.bench_review import bench_review_command
+    from measure.bench.review import bench_review_command
 
     args = ["--audits", "30", "--claims", "6", "--repeat", "2", "--db", "sqlite"]
     r = CliRunner().invoke(bench_review_command, [*args, "--format", "json"])

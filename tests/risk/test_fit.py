@@ -5,10 +5,10 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from auditor.risk.data import VIEWS, build_rows
 from auditor.risk.features import FEATURES, features
-from auditor.risk.fit import fit, split
 from auditor.risk.model import RiskModel
+from measure.risk.data import VIEWS, build_rows
+from measure.risk.fit import fit, split
 
 
 @pytest.fixture(scope="module")

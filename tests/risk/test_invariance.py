@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from auditor.evaluation.benchmark import generate_benchmark
-from auditor.evaluation.golden import load_golden
 from auditor.risk import apply_operating_point, load_model
+from measure.evaluation.benchmark import generate_benchmark
+from measure.evaluation.golden import load_golden
 
 NEW_KEYS = {"risk", "risk_model_version", "flagged", "flag_threshold", "flag_fpr"}
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

@@ -9,9 +9,9 @@ import pytest
 
 from auditor.errors import UsageError
 from auditor.risk import apply_operating_point, calibration_curve, operating_point
-from auditor.risk.fit import operating_points
 from auditor.risk.model import OperatingPoint, RiskModel, load_model
 from auditor.types import AuditResult, Claim
+from measure.risk.fit import operating_points
 
 
 def _model(threshold: float | None) -> RiskModel:

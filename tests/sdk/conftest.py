@@ -71,10 +71,10 @@ class Api:
 @pytest.fixture(scope="module")
 def api_server(tmp_path_factory: pytest.TempPathFactory, real_auditor: Any) -> Iterator[Api]:
     """The REST API with the real auditor on a fresh SQLite trail."""
-    from auditor.api import create_app
-    from auditor.api.keys import KeyStore
     from auditor.settings import Settings
-    from auditor.trail import Trail
+    from services.api import create_app
+    from services.api.keys import KeyStore
+    from trail import Trail
 
     home: Path = tmp_path_factory.mktemp("sdk-api")
     db_url = f"sqlite:///{home / 'trail.db'}"

@@ -39,8 +39,8 @@ def test_hidden_inputs_stay_out(exporter, real_auditor, monkeypatch) -> None:
 
 
 def test_the_trail_append_is_a_span(exporter, tmp_path) -> None:
-    from auditor.trail import Trail
-    from auditor.trail.testing import fake_result
+    from trail import Trail
+    from trail.testing import fake_result
 
     trail = Trail(f"sqlite:///{tmp_path / 't.db'}")
     trail.migrate()
@@ -104,7 +104,7 @@ def test_disabled_without_the_extra_or_by_setting(env, prelude) -> None:
 
 def test_bench_telemetry_reports_every_mode(real_auditor) -> None:
     from auditor import stages
-    from auditor.bench_telemetry import run_bench
+    from measure.bench.telemetry import run_bench
 
     real = stages.extract
     out = run_bench(real_auditor, [("medical", MEDICAL_OK)], rounds=3, calls=20)

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from auditor.errors import DataError
-from auditor.trail.canonical import _v1, canonical_json, canonical_json_of_text, field_digests
+from trail.canonical import _v1, canonical_json, canonical_json_of_text, field_digests
 
 _SCALARS = (
     st.none()

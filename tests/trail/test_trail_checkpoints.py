@@ -8,11 +8,11 @@ import pytest
 from sqlalchemy import delete, select, update
 
 from auditor.errors import DataError, UsageError
-from auditor.trail import Trail, tree
-from auditor.trail.canonical import GENESIS_HASH, event_hash, record_hash
-from auditor.trail.models import Audit, AuditClaim, TrailEvent, TrailHead
-from auditor.trail.records import column_values
-from auditor.trail.testing import fake_audit, fake_result
+from trail import Trail, tree
+from trail.canonical import GENESIS_HASH, event_hash, record_hash
+from trail.models import Audit, AuditClaim, TrailEvent, TrailHead
+from trail.records import column_values
+from trail.testing import fake_audit, fake_result
 
 KEY = b"kx7Q2mVt9LpR4wZs8NcH3bYf6GdJ1aEu"
 

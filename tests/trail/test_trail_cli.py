@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from auditor.cli.main import main
 from auditor.settings import get_settings
-from auditor.trail import Trail
-from auditor.trail.models import Audit
-from auditor.trail.testing import fake_result
+from services.cli.main import main
+from trail import Trail
+from trail.models import Audit
+from trail.testing import fake_result
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from auditor.trail import Trail
-from auditor.trail.testing import fake_result
+from trail import Trail
+from trail.testing import fake_result
 
 WRITERS, PER_WRITER, SHARED = 8, 200, 20
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.api.bench_crash import crash_drill
+from measure.bench.crash import crash_drill
 
 pytestmark = pytest.mark.slow
 

@@ -13,10 +13,10 @@ import pytest
 
 from auditor.errors import DataError
 from auditor.settings import Settings
-from auditor.trail import Trail, append
-from auditor.trail.testing import fake_result
+from trail import Trail, append
+from trail.testing import fake_result
 
-append_module = importlib.import_module("auditor.trail.append")  # the name is the function
+append_module = importlib.import_module("trail.append")  # the name is the function
 THREADS, PER_THREAD = 16, 20
 
 

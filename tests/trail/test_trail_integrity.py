@@ -18,11 +18,11 @@ import rfc8785
 from sqlalchemy import delete, update
 
 from auditor.errors import UsageError
-from auditor.trail import Trail
-from auditor.trail.checkpoints import CheckpointPolicy, check_key_strength, key_id
-from auditor.trail.export import export_trail
-from auditor.trail.models import Audit, TrailCheckpoint
-from auditor.trail.testing import fake_result
+from trail import Trail
+from trail.checkpoints import CheckpointPolicy, check_key_strength, key_id
+from trail.export import export_trail
+from trail.models import Audit, TrailCheckpoint
+from trail.testing import fake_result
 
 from .test_trail_checkpoints import KEY, _fill, _rewrite_whole_chain
 
@@ -102,7 +102,7 @@ def test_key_id_does_not_allow_offline_guessing() -> None:
 def _record_v1(trail: Trail, monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     """Records hashed as before migration 0002 (format 1), as the older code wrote them."""
     with monkeypatch.context() as m:
-        m.setattr(importlib.import_module("auditor.trail.append"), "HASH_VERSION", 1)
+        m.setattr(importlib.import_module("trail.append"), "HASH_VERSION", 1)
         _fill(trail, n)
 
 

@@ -1,4 +1,4 @@
-"""``auditor.trail.merkle`` against a small independent reference of RFC 9162 section 2.1.
+"""``trail.merkle`` against a small independent reference of RFC 9162 section 2.1.
 
 The reference below is the RFC's recursive definitions written out literally (MTH, PATH,
 PROOF/SUBPROOF over lists of leaf data); the module under test works on stored perfect
@@ -12,7 +12,7 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from auditor.trail import merkle
+from trail import merkle
 
 
 # -- the reference: RFC 9162 section 2.1, literally ------------------------------------

@@ -10,12 +10,12 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from sqlalchemy import inspect
 
-from auditor.trail import Trail, db, merkle, tree
-from auditor.trail.proofs import check_document, prove_audit, prove_consistency
-from auditor.trail.testing import fake_result, postgres_database
-from auditor.trail.tree_heads import TreeSigner
+from trail import Trail, db, merkle, tree
+from trail.proofs import check_document, prove_audit, prove_consistency
+from trail.testing import fake_result, postgres_database
+from trail.tree_heads import TreeSigner
 
-append_module = importlib.import_module("auditor.trail.append")  # the name is the function
+append_module = importlib.import_module("trail.append")  # the name is the function
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

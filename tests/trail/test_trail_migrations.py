@@ -12,9 +12,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
-from auditor.trail import Trail, db
-from auditor.trail.models import Base
-from auditor.trail.testing import fake_result, postgres_database
+from trail import Trail, db
+from trail.models import Base
+from trail.testing import fake_result, postgres_database
 
 REPO = Path(__file__).resolve().parents[2]
 TABLES = {

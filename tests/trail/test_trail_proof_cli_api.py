@@ -11,14 +11,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 from fastapi.testclient import TestClient
 
-from auditor.api import create_app
-from auditor.api.keys import KeyStore
-from auditor.cli.main import main
 from auditor.settings import Settings, get_settings
-from auditor.trail import Trail
-from auditor.trail.proofs import check_document
-from auditor.trail.testing import fake_audit, fake_result
-from auditor.trail.tree_heads import load_public_key
+from services.api import create_app
+from services.api.keys import KeyStore
+from services.cli.main import main
+from trail import Trail
+from trail.proofs import check_document
+from trail.testing import fake_audit, fake_result
+from trail.tree_heads import load_public_key
 
 
 @pytest.fixture

@@ -16,14 +16,14 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from auditor.errors import UsageError
-from auditor.trail import Trail, append_many, prepare, tree
-from auditor.trail.canonical import GENESIS_HASH, event_hash, record_hash
-from auditor.trail.checkpoints import CheckpointLog
-from auditor.trail.models import Audit, AuditClaim, TrailEvent, TrailHead, TreeHead
-from auditor.trail.proofs import check_document, inclusion_document, prove_audit, prove_consistency
-from auditor.trail.records import column_values
-from auditor.trail.testing import fake_result
-from auditor.trail.tree_heads import TreeSigner
+from trail import Trail, append_many, prepare, tree
+from trail.canonical import GENESIS_HASH, event_hash, record_hash
+from trail.checkpoints import CheckpointLog
+from trail.models import Audit, AuditClaim, TrailEvent, TrailHead, TreeHead
+from trail.proofs import check_document, inclusion_document, prove_audit, prove_consistency
+from trail.records import column_values
+from trail.testing import fake_result
+from trail.tree_heads import TreeSigner
 
 
 @pytest.fixture

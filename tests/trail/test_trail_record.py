@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from auditor.errors import DataError, UsageError
-from auditor.trail import Trail
-from auditor.trail.testing import fake_result
+from trail import Trail
+from trail.testing import fake_result
 
 
 def test_record_roundtrip_keeps_result_and_verifies(trail: Trail) -> None:
@@ -187,7 +187,7 @@ def test_long_claim_fields_fit_their_columns(trail: Trail) -> None:
 
 
 def test_append_many_is_one_transaction_with_the_same_chain(trail: Trail) -> None:
-    from auditor.trail import append, append_many, prepare
+    from trail import append, append_many, prepare
 
     first = append(trail, prepare(fake_result(), text="stored", tenant="acme", external_id="old"))[
         0
@@ -214,7 +214,7 @@ def test_append_many_is_one_transaction_with_the_same_chain(trail: Trail) -> Non
 
 
 def test_append_many_is_all_or_nothing(trail: Trail) -> None:
-    from auditor.trail import append_many, prepare
+    from trail import append_many, prepare
 
     good = prepare(fake_result(), text="ok", tenant="acme")
     bad = prepare({**fake_result(), "domain": "d" * 40}, text="bad", tenant="acme")

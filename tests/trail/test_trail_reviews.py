@@ -13,11 +13,11 @@ from sqlalchemy import delete, insert, update
 from sqlalchemy.orm import Session
 
 from auditor.errors import UsageError
-from auditor.trail import Trail, db
-from auditor.trail.export import export_trail
-from auditor.trail.models import Review, TrailEvent
-from auditor.trail.reviews import Decision, append_reviews, review_summary, reviews_of
-from auditor.trail.testing import fake_result
+from trail import Trail, db
+from trail.export import export_trail
+from trail.models import Review, TrailEvent
+from trail.reviews import Decision, append_reviews, review_summary, reviews_of
+from trail.testing import fake_result
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from auditor.trail import Trail
-from auditor.trail.canonical import AUDIT_FIELDS, CLAIM_FIELDS, event_hash, record_hash
-from auditor.trail.models import Audit, AuditClaim, TrailEvent, TrailHead
-from auditor.trail.testing import fake_result
+from trail import Trail
+from trail.canonical import AUDIT_FIELDS, CLAIM_FIELDS, event_hash, record_hash
+from trail.models import Audit, AuditClaim, TrailEvent, TrailHead
+from trail.testing import fake_result
 
 N = 5
 TARGET = 3

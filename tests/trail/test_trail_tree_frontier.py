@@ -1,4 +1,4 @@
-"""The Merkle frontier a process remembers after its own append (auditor.trail.tree.extend):
+"""The Merkle frontier a process remembers after its own append (trail.tree.extend):
 used only while the chain head is the one it belongs to, so appends of other processes, or a
 failed transaction, never make the tree wrong."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.trail import Trail, merkle, tree
-from auditor.trail.testing import fake_result
+from trail import Trail, merkle, tree
+from trail.testing import fake_result
 
 
 def _record(trail: Trail, text: str) -> None:

@@ -1,4 +1,4 @@
-"""SQLite writers queue on an ``flock`` of ``<database>.writer.lock`` (auditor.trail.db)."""
+"""SQLite writers queue on an ``flock`` of ``<database>.writer.lock`` (trail.db)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from auditor.trail import Trail
-from auditor.trail.db import WriterLock, sqlite_writer_lock
-from auditor.trail.testing import fake_result
+from trail import Trail
+from trail.db import WriterLock, sqlite_writer_lock
+from trail.testing import fake_result
 
 fcntl = pytest.importorskip("fcntl")
 

@@ -8,7 +8,7 @@
 | ``distance`` | optimal string alignment distance and the similarity derived from it |
 | ``allowed_types`` | which entity types a fuzzy link may take in a sentence |
 | ``evidence`` | the score and evidence item a fuzzy link leaves on claims |
-| ``calibration.json`` | the per-domain thresholds (:mod:`auditor.evaluation.fuzzy_linking`) |
+| ``calibration.json`` | the per-domain thresholds (:mod:`measure.evaluation.fuzzy_linking`) |
 """
 
 from auditor.extract.fuzzy.linking import (

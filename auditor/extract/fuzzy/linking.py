@@ -17,7 +17,7 @@ label and alias of the graph, in canonical form (:mod:`auditor.extract.fuzzy.tex
   the best name of any *other* entity by ``margin``, and keeps every digit of the name
   ("Basel III" never becomes "Basel II"; "Directive 2015/849" never ".../848"). Thresholds
   are calibrated on generated misspellings, abbreviations and case variants
-  (:mod:`auditor.evaluation.fuzzy_linking`) and stored in ``calibration.json``.
+  (:mod:`measure.evaluation.fuzzy_linking`) and stored in ``calibration.json``.
 * **Longer names.** A window may grow towards a longer name it resembles, over exact
   mentions ("the ECB deposyt rate" holds the exact "the ECB"); such a fuzzy mention replaces
   the exact ones inside it (:func:`merge`), never the reverse.

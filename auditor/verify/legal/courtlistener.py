@@ -58,9 +58,8 @@ class CourtListener:
     def _cached(self, cite: str) -> tuple[int, dict[str, Any], datetime] | None:
         from sqlalchemy import select
 
-        from auditor.trail.models import CitationLookup
+        from auditor.lookup_cache import CITATION_LOOKUPS as t
 
-        t = CitationLookup.__table__
         with self.engine.connect() as conn:
             row = conn.execute(
                 select(t.c.status, t.c.response, t.c.retrieved_at).where(t.c.cite == cite)
@@ -71,7 +70,7 @@ class CourtListener:
         import httpx
         from sqlalchemy.dialects import postgresql, sqlite
 
-        from auditor.trail.models import CitationLookup
+        from auditor.lookup_cache import CITATION_LOOKUPS
 
         try:
             r = httpx.post(
@@ -91,7 +90,7 @@ class CourtListener:
         when = datetime.now(UTC)
         values = {"cite": cite, "status": status, "response": body, "retrieved_at": when}
         dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
-        stmt = dialect.insert(CitationLookup.__table__).values(**values)
+        stmt = dialect.insert(CITATION_LOOKUPS).values(**values)
         with self._lock, self.engine.begin() as conn:
             conn.execute(stmt.on_conflict_do_nothing(index_elements=["cite"]))
         return status, body, when
