@@ -13,6 +13,7 @@ from collections import Counter
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from auditor import stages, telemetry
 from auditor.deadline import check as check_deadline
@@ -35,6 +36,9 @@ from knowledge_graphs.scotus import reporter_key
 from knowledge_graphs.store import KnowledgeBase
 from rules.loader import RuleSet
 from rules.schema import Rule
+
+if TYPE_CHECKING:
+    from auditor.verify.legal.courtlistener import CourtListener
 
 DOMAIN_CHOICES = stages.DOMAIN_CHOICES
 MAX_CALLER_CITATIONS = 200
@@ -63,7 +67,7 @@ class Auditor:
         self.fallback_linker = None  # an extra linker hook (see extract_claims)
         self.fuzzy_linker = FuzzyLinker(kb, cache_dir=cache_dir) if fuzzy else None
         self.risk = risk
-        self.online_citations = None  # optional CourtListener client (auditor.verify.legal)
+        self.online_citations: CourtListener | None = None  # optional online citation check
 
     # -- cached resources ----------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypedDict
 
 from auditor.types import CitationCheck, Claim
 
@@ -32,7 +33,18 @@ def citation_confidence(scores: Sequence[float], *, contradicted: int) -> float 
     return (sum(scores) / len(scores)) * (0.5**contradicted)
 
 
-def score(claims: Sequence[Claim], citations: Sequence[CitationCheck]) -> dict[str, object]:
+class Scores(TypedDict):
+    """What :func:`score` returns."""
+
+    fer: float | None
+    coverage: float | None
+    citation_confidence: float | None
+    joint_score: float | None
+    counts: dict[str, int]
+    hallucination_types: dict[str, int]
+
+
+def score(claims: Sequence[Claim], citations: Sequence[CitationCheck]) -> Scores:
     counts = Counter(c.verdict for c in claims)
     sup, con, unv = counts["supported"], counts["contradicted"], counts["unverifiable"]
     fer = con / (sup + con) if sup + con else None

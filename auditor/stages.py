@@ -350,9 +350,9 @@ def _value_span(c: Claim, text: str, *, clause: bool = True) -> tuple[int, int] 
     if len(hits) != 1:
         return None
     a, b = clause_at(text[c.start : c.end], hits[0])
-    clause = text[c.start + a : c.start + b]
-    lead = len(clause) - len(clause.lstrip(" *_,;:"))
-    return c.start + a + lead, c.start + a + len(clause.rstrip(" *_.,;"))
+    said = text[c.start + a : c.start + b]
+    lead = len(said) - len(said.lstrip(" *_,;:"))
+    return c.start + a + lead, c.start + a + len(said.rstrip(" *_.,;"))
 
 
 def _scope_supports(claims: list[Claim], text: str) -> None:
@@ -396,11 +396,11 @@ def score(auditor: Auditor, ex: Extracted, checked: Verified) -> AuditResult:
         claims=checked.claims,
         citations=checked.citations,
         fer=s["fer"],
-        citation_confidence=s["citation_confidence"],  # type: ignore[arg-type]
+        citation_confidence=s["citation_confidence"],
         joint_score=s["joint_score"],
-        coverage=s["coverage"],  # type: ignore[arg-type]
+        coverage=s["coverage"],
         counts=s["counts"],
-        hallucination_types=s["hallucination_types"],  # type: ignore[arg-type]
+        hallucination_types=s["hallucination_types"],
         kg_version=auditor.kb.kg_version,
         rules_version=auditor.rules.version,
         auditor_version=AUDITOR_VERSION,

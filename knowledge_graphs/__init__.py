@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from knowledge_graphs.errors import DataError, KgauditError, SourceUnavailable, UsageError
@@ -23,7 +23,7 @@ def load_graphs(
     domains: Iterable[str] | None = None,
     *,
     cache_dir: Path | str | None = None,
-    extra_sources: dict[str, Sequence[str]] | None = None,
+    extra_sources: Mapping[str, Sequence[str]] | None = None,
     rebuild: bool = False,
 ) -> KnowledgeBase:
     """Load the shipped graphs (from the cache, building it if stale) plus user sources.

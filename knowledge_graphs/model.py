@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+_Date = date  # Fact has a field named ``date``: its other annotations name the type this way
+
 DOMAINS: tuple[str, ...] = ("finance", "medical", "legal")
 
 
@@ -101,12 +103,12 @@ class Fact:
     value_max: float | None = None
     unit: str | None = None
     literal: str | None = None
-    date: date | None = None
+    date: _Date | None = None
     qualifiers: Mapping[str, str] = field(default_factory=dict)
-    valid_from: date | None = None
-    valid_to: date | None = None
+    valid_from: _Date | None = None
+    valid_to: _Date | None = None
 
-    def valid_at(self, when: date) -> bool:
+    def valid_at(self, when: _Date) -> bool:
         """True when the fact held on ``when`` (``valid_to`` is exclusive)."""
         if self.valid_from is not None and when < self.valid_from:
             return False

@@ -30,7 +30,7 @@ from trail.canonical import (
     to_json_value,
 )
 from trail.metadata import MetadataLimits
-from trail.models import HEAD_ROW_ID, Audit, AuditClaim, ReviewItem, TrailEvent, TrailHead
+from trail.models import HEAD_ROW_ID, Audit, AuditClaim, ReviewItem, TrailEvent, TrailHead, table
 from trail.records import (
     RecordedAudit,
     audit_row,
@@ -48,11 +48,11 @@ if TYPE_CHECKING:
     from trail.core import TrailCore
 
 EVENT_KIND = "audit.recorded"
-_A, _C, _E, _H = (m.__table__ for m in (Audit, AuditClaim, TrailEvent, TrailHead))
+_A, _C, _E, _H = (table(m) for m in (Audit, AuditClaim, TrailEvent, TrailHead))
 _COLUMN = {"meta": "metadata"}  # attribute name -> column name where they differ
 # Built once: SQLAlchemy memoises each statement's cache key, so appends skip that work.
 _INSERT_AUDIT, _INSERT_CLAIMS, _INSERT_EVENT = _A.insert(), _C.insert(), _E.insert()
-_INSERT_ITEMS = ReviewItem.__table__.insert()
+_INSERT_ITEMS = table(ReviewItem).insert()
 _UPDATE_HEAD = (
     _H.update()
     .where(_H.c.id == HEAD_ROW_ID)
@@ -142,7 +142,8 @@ def append(trail: TrailCore, p: Pending) -> Appended:
     threads of this process (:mod:`trail.group_commit`); it returns once committed.
     """
     if trail.committer is not None:
-        return trail.committer.submit(p)
+        done: Appended = trail.committer.submit(p)
+        return done
     return append_many(trail, [p])[0]
 
 

@@ -90,7 +90,9 @@ def reaudit(
     if stored is None:
         raise UsageError(f"no audit {audit_id!r} in tenant {tenant!r}")
     if audit_fn is None:
-        from auditor import audit as audit_fn
+        from auditor import audit
+
+        audit_fn = audit
     req = stored["request"] or {}
     domain = req.get("domain") or stored["domain"]
     as_of = stored["as_of"]  # the date the original audit judged at, even if it defaulted

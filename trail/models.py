@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import date, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from sqlalchemy import (
     JSON,
@@ -35,6 +35,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Table,
     Text,
     UniqueConstraint,
     Uuid,
@@ -265,6 +266,12 @@ class CitationLookup(Base):
     __table__ = CITATION_LOOKUPS.to_metadata(Base.metadata)
 
 
+def table(model: type[Base]) -> Table:
+    """The :class:`~sqlalchemy.Table` of a mapped class (``__table__`` is typed as a plain
+    ``FromClause``, which has no ``insert``/``update``)."""
+    return cast(Table, model.__table__)
+
+
 __all__ = [
     "HEAD_ROW_ID",
     "NAMING_CONVENTION",
@@ -282,4 +289,5 @@ __all__ = [
     "TreeHead",
     "TreeNode",
     "UTCDateTime",
+    "table",
 ]

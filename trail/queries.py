@@ -78,7 +78,7 @@ def day_column(by: str) -> Any:
 
 
 def _filtered(
-    stmt: Select[Any],
+    stmt: Select[*tuple[Any, ...]],
     *,
     tenant: str | None,
     domain: str | None,
@@ -90,7 +90,7 @@ def _filtered(
     hallucination_type: str | None = None,
     rule_id: str | None = None,
     by: str = "recorded",
-) -> Select[Any]:
+) -> Select[*tuple[Any, ...]]:
     check_strings(
         tenant=tenant, domain=domain, hallucination_type=hallucination_type, rule_id=rule_id
     )

@@ -14,7 +14,7 @@ from auditor.errors import DataError, UsageError
 from auditor.types import VERDICTS
 from trail.canonical import canonical_json, format_timestamp, sha256_hex
 from trail.metadata import answered_at, check_metadata, json_depth, readable_metadata
-from trail.models import Audit, AuditClaim, TrailEvent
+from trail.models import Audit, Base, TrailEvent
 
 TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _REQUIRED = (
@@ -191,7 +191,7 @@ def audit_row(
     }
 
 
-def column_values(obj: Audit | AuditClaim | TrailEvent) -> dict[str, Any]:
+def column_values(obj: Base) -> dict[str, Any]:
     """The mapped attribute values of an ORM row (attribute names, e.g. ``meta``)."""
     return {attr.key: getattr(obj, attr.key) for attr in obj.__mapper__.column_attrs}
 

@@ -40,7 +40,7 @@ from trail.canonical import (
     format_timestamp,
     sha256_hex,
 )
-from trail.models import HEAD_ROW_ID, Audit, Review, ReviewItem, TrailEvent, TrailHead
+from trail.models import HEAD_ROW_ID, Audit, Review, ReviewItem, TrailEvent, TrailHead, table
 from trail.records import check_strings, parse_audit_id
 
 if TYPE_CHECKING:
@@ -60,8 +60,8 @@ REVIEW_FIELDS: tuple[str, ...] = (
     "reason",
 )
 MAX_REASON_CHARS = 4000
-_R, _E, _H = Review.__table__, TrailEvent.__table__, TrailHead.__table__
-_RI = ReviewItem.__table__
+_R, _E, _H = table(Review), table(TrailEvent), table(TrailHead)
+_RI = table(ReviewItem)
 _SET_STATUS = (
     _RI.update()
     .where(_RI.c.audit_id == bindparam("aid"), _RI.c.item == bindparam("key"))
@@ -293,7 +293,7 @@ def append_reviews(
     ids = {d.audit_id: parse_audit_id(d.audit_id) for d in decisions}
     out: list[dict[str, Any]] = []
     with trail.locked_head() as (conn, head_seq, head_hash):
-        results = dict(
+        results: dict[Any, Any] = dict(
             conn.execute(
                 select(Audit.id, Audit.result).where(
                     Audit.id.in_([i for i in ids.values() if i is not None]),
@@ -310,14 +310,15 @@ def append_reviews(
             for it in audit_items(result, risk_threshold=1.0)
         }
         seq, prev = head_seq, head_hash or GENESIS_HASH
-        rows, events = [], []
+        rows: list[dict[str, Any]] = []
+        events: list[dict[str, Any]] = []
         for d in decisions:
             verdict = verdicts.get((ids[d.audit_id], d.item))
             if verdict is None:
                 raise UsageError(f"the audit has no item {d.item!r}")
             seq += 1
             now = datetime.now(UTC)
-            row = {
+            row: dict[str, Any] = {
                 "seq": seq,
                 "audit_id": ids[d.audit_id],
                 "tenant_id": tenant,

@@ -16,12 +16,12 @@ from sqlalchemy.orm import Session
 from auditor import telemetry
 from auditor.errors import DataError, UsageError
 from trail import db, queries, tree
-from trail.append import EVENT_KIND, append, prepare
+from trail.append import EVENT_KIND, Appended, Pending, append, prepare
 from trail.auto_checkpoint import AutoCheckpointer
 from trail.checkpoints import CheckpointLog, CheckpointPolicy
 from trail.group_commit import GroupCommitter
 from trail.metadata import MetadataLimits
-from trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead
+from trail.models import HEAD_ROW_ID, Audit, Tenant, TrailEvent, TrailHead, table
 from trail.records import (
     RecordedAudit,
     check_strings,
@@ -32,7 +32,7 @@ from trail.records import (
 from trail.tree_heads import TreeSigner
 from trail.verify import VerifyReport, verify_chain
 
-_H = TrailHead.__table__
+_H = table(TrailHead)
 _SELECT_HEAD = select(_H.c.seq, _H.c.hash).where(_H.c.id == HEAD_ROW_ID).with_for_update()
 
 
@@ -195,7 +195,7 @@ class Trail:
             raise DataError(f"audit {rec.id} vanished right after it was recorded")
         return rec, full
 
-    def _append(self, pending: Any) -> Any:
+    def _append(self, pending: Pending) -> Appended:
         with telemetry.span("kgaudit.trail.append", **{telemetry.SPAN_KIND: "CHAIN"}) as sp:
             rec, full = append(self, pending)
             telemetry.set_attributes(

@@ -16,9 +16,9 @@ from sqlalchemy import Connection, bindparam, delete, select
 from auditor.errors import DataError
 from trail import merkle
 from trail.merkle import Node
-from trail.models import TrailEvent, TreeNode
+from trail.models import TrailEvent, TreeNode, table
 
-_N = TreeNode.__table__
+_N = table(TreeNode)
 _INSERT = _N.insert()
 _SELECT = select(_N.c.pos, _N.c.hash).where(_N.c.pos.in_(bindparam("pos", expanding=True)))
 _CHUNK = 500

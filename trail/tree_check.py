@@ -123,7 +123,7 @@ class TreeChecker:
                 break  # one per batch is enough to point at the place
         self.size += len(events)
         for size in range(first + 1, self.size + 1):
-            for h in self.by_size.get(size, ()):
+            for head in self.by_size.get(size, ()):
                 if size == self.size:
                     root = merkle.fold([h for _, h in self.frontier])
                 else:
@@ -131,7 +131,7 @@ class TreeChecker:
                     leaves = [tree.leaf_of(e.hash) for e in events[: size - first]]
                     merkle.append_leaves(scratch, first, leaves)
                     root = merkle.fold([h for _, h in scratch])
-                self._check_head(h, root)
+                self._check_head(head, root)
 
     def finish(self) -> list[dict[str, Any]]:
         for h in self.heads:

@@ -84,7 +84,9 @@ class PredicateCues:
                 df[s] = df.get(s, 0) + 1
         self.idf = {s: math.log(1 + n / d) for s, d in df.items()}
 
-    def scores(self, text: str, candidates: Sequence[str], drop: Iterable[str] = ()) -> dict:
+    def scores(
+        self, text: str, candidates: Sequence[str], drop: Iterable[str] = ()
+    ) -> dict[str, float]:
         words = content_stems(text, drop)
         bonus = {p: 100.0 for p, rx in self.phrases.items() if any(r.search(text) for r in rx)}
         return {
@@ -106,8 +108,10 @@ def default_cues() -> PredicateCues:
     """Cues from the ontology's relation labels and comments and the verbaliser's templates."""
     from dataclasses import replace
 
+    from rdflib.namespace import RDF, RDFS
+
     from knowledge_graphs.model import Fact, Source
-    from knowledge_graphs.rdf import KGA, RDF, RDFS, ontology
+    from knowledge_graphs.rdf import KGA, ontology
     from knowledge_graphs.verbalise import PARAPHRASES, TEMPLATES, Names
 
     g = ontology()

@@ -127,7 +127,8 @@ class SlotBuilder(ConstraintBuilder):
             slot.preferred_forms |= {display(s), kb.entities[s].label}
         for f in facts:
             if f.object:
-                obj = kb.entities.get(_ends(f, seeds)[1])
+                other = _ends(f, seeds)[1]
+                obj = kb.entities.get(other) if other is not None else None
                 if obj is not None:
                     slot.value_forms |= self._names(obj, display, brands)
                     slot.preferred_forms |= {display(obj.id), obj.label}
@@ -140,9 +141,9 @@ class SlotBuilder(ConstraintBuilder):
                 q = f.qualifiers.get(key)
                 if q and len(q) <= 60:
                     slot.extra_forms.add(q)
-            for d in (f.valid_from, f.valid_to):
-                if d is not None:
-                    slot.extra_forms |= date_forms(d)
+            for edge in (f.valid_from, f.valid_to):
+                if edge is not None:
+                    slot.extra_forms |= date_forms(edge)
         values = {v.lower() for v in slot.value_forms}  # "Valoid": the value, not the subject
         slot.subject_forms = {n for n in slot.subject_forms if n.lower() not in values}
         slot.preferred_forms &= slot.subject_forms | slot.value_forms

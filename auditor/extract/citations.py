@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from auditor.types import CitationRef
 
@@ -79,7 +80,7 @@ def warm_reporters() -> None:
 
 
 @lru_cache(maxsize=1)
-def _tokenizer():  # -> eyecite tokenizer
+def _tokenizer() -> Any:  # an eyecite tokenizer
     from eyecite.tokenizers import default_tokenizer
 
     return default_tokenizer

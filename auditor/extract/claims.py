@@ -439,8 +439,10 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         change = _list_change(info, hub[0], om)
         if change is not None:
             c.qualifiers["list_change"] = change
-    if cr.rule.applies_to.relation in _STATE_RELATIONS and _PROSPECTIVE.search(
-        info.text[hub[0].end - base : om.start - base]
+    if (
+        c.frame is not None
+        and cr.rule.applies_to.relation in _STATE_RELATIONS
+        and _PROSPECTIVE.search(info.text[hub[0].end - base : om.start - base])
     ):
         c.frame.not_asserted = (
             "a state the subject is obliged or expected to reach, not one it is in"

@@ -17,6 +17,7 @@ and basis points (both dimensionless: 25 bp == 0.25 %), one dimension per ISO 42
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import pint
 
@@ -53,8 +54,10 @@ _CANONICAL = {
 
 
 @lru_cache(maxsize=1)
-def registry() -> pint.UnitRegistry:
-    ureg = pint.UnitRegistry(None, autoconvert_offset_to_baseunit=True, on_redefinition="ignore")
+def registry() -> pint.UnitRegistry[Any]:
+    ureg: pint.UnitRegistry[Any] = pint.UnitRegistry(
+        None, autoconvert_offset_to_baseunit=True, on_redefinition="ignore"
+    )
     for line in _DEFINITIONS.strip().splitlines():
         ureg.define(line)
     return ureg

@@ -79,7 +79,7 @@ def expected_calibration_error(p: Sequence[float], y: Sequence[int], *, bins: in
     if n == 0:
         return float("nan")
     err = sum(b["count"] * abs(b["mean_risk"] - b["observed"]) for b in table if b["count"])
-    return round(err / n, 6)
+    return float(round(err / n, 6))
 
 
 def summary(p: Sequence[float], y: Sequence[int]) -> dict[str, Any]:

@@ -464,7 +464,7 @@ def identifier_claim(ident, rule: Rule, domain: str) -> tuple[Claim, CitationChe
 
 
 def _check(
-    ref: CitationRef, outcome: str, reason: str, detail: str, case: dict | None = None
+    ref: CitationRef, outcome: str, reason: str, detail: str, case: dict[str, Any] | None = None
 ) -> CitationCheck:
     if reason not in REASONS[outcome]:
         raise ValueError(f"reason {reason!r} is not one of the {outcome} reasons")

@@ -20,7 +20,12 @@ class Context:
 
 def evidence(fact: Fact, role: str, kb: KnowledgeBase | None = None) -> dict[str, Any]:
     """A fact as evidence: the triple, its validity, its qualifiers and its source."""
-    out = {"role": role, "fact": fact.id, "relation": fact.predicate, "subject": fact.subject}
+    out: dict[str, Any] = {
+        "role": role,
+        "fact": fact.id,
+        "relation": fact.predicate,
+        "subject": fact.subject,
+    }
     d = fact.to_dict()
     for k in (
         "object",
@@ -36,7 +41,7 @@ def evidence(fact: Fact, role: str, kb: KnowledgeBase | None = None) -> dict[str
     ):
         if k in d and d[k] is not None:
             out[k] = d[k]
-    quals = dict(out.get("qualifiers") or {})
+    quals: dict[str, Any] = dict(out.get("qualifiers") or {})
     # the source's own sentence travels as evidence, not as a qualifier
     if quote := quals.pop("quote", None):
         out["quote"] = quote

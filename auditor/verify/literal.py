@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 from auditor.extract.classlike import is_class_mention
 from auditor.extract.context import SentenceInfo
@@ -83,7 +84,7 @@ def verify_frequency(claim: Claim, rule: Rule, ctx: Context) -> None:
     stated = claim.object or ""
     dose = claim.qualifiers.get("dose_mg")
     hits, conflicts, other_dose = [], [], []
-    per_day: list = []  # conflicting facts with a several-times-a-day regimen for this dose
+    per_day: list[Any] = []  # conflicting facts with a several-times-a-day regimen for this dose
     for f in facts:
         literal = f.literal or ""
         canons = {x.canonical for x in find_frequencies(literal)}
@@ -251,7 +252,7 @@ def _opens_list(info: SentenceInfo, b) -> bool:  # type: ignore[no-untyped-def]
 
 def _is_generic(m, kb: KnowledgeBase) -> bool:  # type: ignore[no-untyped-def]
     ent = kb.entity(m.candidates[0])
-    return bool(ent) and m.text.lower() in {ent.label.lower(), ent.id.removeprefix("drug:")}
+    return ent is not None and m.text.lower() in {ent.label.lower(), ent.id.removeprefix("drug:")}
 
 
 def _combination(a: str, b: str, kb: KnowledgeBase) -> bool:

@@ -175,12 +175,12 @@ def _verify_move(claim: Claim, rule: Rule, ctx: Context) -> None:
     if beyond:
         unverifiable(claim, f"the graph's data is verified through {beyond}")
         return
-    starts = [f.valid_from for f in facts if f.valid_from is not None]
+    starts: list[date] = [f.valid_from for f in facts if f.valid_from is not None]
     if starts and first <= min(starts):
         unverifiable(claim, f"the graph's series starts on {min(starts)}; earlier moves are not "
                      "recorded")  # fmt: skip
         return
-    moves = []
+    moves: list[tuple[str, Fact, Fact]] = []
     for f in facts:
         announced = f.qualifiers.get("announced")
         decided = date.fromisoformat(announced) if announced else f.valid_from

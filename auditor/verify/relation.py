@@ -8,6 +8,8 @@ case's overruling decision, a complete FATF list) and the graph names something 
 
 from __future__ import annotations
 
+from datetime import date
+
 from auditor.types import Claim
 from auditor.verify.common import (
     Context,
@@ -275,9 +277,9 @@ def verify_status(claim: Claim, rule: Rule, ctx: Context) -> None:
         f
         for f in kb.facts_about(subj)
         if f.predicate in {"overruledBy", "withdrawn", "repealed"}
-        and _effective(f) is not None
-        and _effective(f) <= first
-    ]  # type: ignore[operator]
+        and (eff := _effective(f)) is not None
+        and eff <= first
+    ]
     what = label_of(kb, subj)
     if claim.negated:  # "X is no longer good law"
         if ended:
@@ -303,5 +305,5 @@ def verify_status(claim: Claim, rule: Rule, ctx: Context) -> None:
     )
 
 
-def _effective(f: Fact):  # -> date | None
+def _effective(f: Fact) -> date | None:
     return f.valid_from or f.date

@@ -91,8 +91,8 @@ def authority_claims(  # type: ignore[no-untyped-def]
         lead = text[max(0, s - 40) : s]
         clause_before = re.split(r"[;:]|\.\s|\bbut\b|\bwhile\b|\bwhereas\b", text[:s])[-1]
         verbs = f"{clause_before} {clause_after[:120]}"
-        relied = (_UNDER.search(lead) and _PRESENT.search(verbs)) or _GOVERNS_AFTER.match(
-            text[e : e + 40]
+        relied = bool(
+            (_UNDER.search(lead) and _PRESENT.search(verbs)) or _GOVERNS_AFTER.match(text[e : e + 40])
         )  # fmt: skip
         cite_only = _CITATION_SENTENCE.match(text[:s]) and not text[tail_start:].strip(" .*_")
         if not relied and cite_only and info.previous_text:

@@ -145,7 +145,7 @@ def capital_claims(  # type: ignore[no-untyped-def]
             info.text[: q.start - info.sentence.start]
         ):
             frame.slots["including"] = "conservation buffer"
-        fact = (kb.facts_about(eid, "minimumRatio") or [None])[0]
+        fact = next(iter(kb.facts_about(eid, "minimumRatio")), None)
         ranged = fact is not None and fact.value_max is not None
         if (
             ranged
@@ -315,10 +315,14 @@ def _requirement(
         # "### Output floor" / "RWAs may not fall below 75% of ...": a floor stated under a
         # heading that names one requirement, in a sentence that names none
         for mentions in info.heading_mentions[:1]:
-            found = {e: m for m in mentions if (e := m.of_type(_REQ))}
+            found = {r: m for m in mentions if (r := m.of_type(_REQ))}
             if len(found) == 1:
-                e, m = next(iter(found.items()))
-                return Mention(q.start, q.end, m.text, (e,), ("CapitalRequirement",)), e, "heading"
+                req, m = next(iter(found.items()))
+                return (
+                    Mention(q.start, q.end, m.text, (req,), ("CapitalRequirement",)),
+                    req,
+                    "heading",
+                )
     return None
 
 

@@ -163,7 +163,7 @@ def _complement(info: SentenceInfo, end: int, kb: KnowledgeBase):  # type: ignor
     return None
 
 
-def _claim(  # type: ignore[no-untyped-def]
+def _claim(
     info: SentenceInfo,
     cr: CompiledRule,
     subject: tuple[Mention, str],

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from auditor.extract.assertion import non_assertion, preference
 from auditor.extract.claim_base import base_claim, claim_date, format_quantity
@@ -186,7 +186,8 @@ def _ambiguous_date(info: SentenceInfo, q: Quantity) -> bool:
     if len(dated) < 2:
         return False
     text = info.text
-    inside = [(d.start - base, d.end - base) for d in (*info.dates, *info.quantities)]
+    spans: list[Any] = [*info.dates, *info.quantities]
+    inside = [(d.start - base, d.end - base) for d in spans]
     cuts = [0, len(text)] + [m.start() for m in _SEGMENT.finditer(text)
                              if not any(a <= m.start() < b for a, b in inside)]  # fmt: skip
     at = q.start - base

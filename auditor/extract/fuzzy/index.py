@@ -91,18 +91,18 @@ class FuzzyIndex:
 
         informative = _entities_with_curated_facts(kb)
         table: dict[tuple[str, str], dict[str, str]] = {}  # (domain, key) → {entity: type}
-        for e in kb.entities.values():
-            if e.type not in LINKED_TYPES:
+        for ent in kb.entities.values():
+            if ent.type not in LINKED_TYPES:
                 continue
-            for n in e.names():
+            for n in ent.names():
                 n = n.strip()
                 if len(n) < MIN_KEY or _case_sensitive(n):
                     continue
-                if e.type == "Drug" and ", " in n and n != e.label:
+                if ent.type == "Drug" and ", " in n and n != ent.label:
                     continue  # inverted index forms never occur in prose
                 key = canonical(n)
                 if len(key) >= MIN_KEY:
-                    table.setdefault((e.domain, key), {})[e.id] = e.type
+                    table.setdefault((ent.domain, key), {})[ent.id] = ent.type
         rows = sorted(table)
         keys = [k for _, k in rows]
         entries = [
@@ -134,8 +134,8 @@ class FuzzyIndex:
             t = matrix[lo:hi].multiply(rare[None, :]).tocsr().T.tocsr()
             t.eliminate_zeros()
             rare_t[d] = t
-        ents = (ent_ids, type_names, ent_type, row_ptr, row_ents)
-        return cls(keys, ents, blocks, features, vec.idf_, matrix, rare_t)
+        arrays = (ent_ids, type_names, ent_type, row_ptr, row_ents)
+        return cls(keys, arrays, blocks, features, vec.idf_, matrix, rare_t)
 
     @staticmethod
     def paths(kb: KnowledgeBase, cache_dir: Path) -> tuple[Path, Path, Path]:
@@ -194,7 +194,7 @@ class FuzzyIndex:
             out |= {f"{d}.data": t.data, f"{d}.indices": t.indices, f"{d}.indptr": t.indptr}
             out[f"{d}.shape"] = np.array(t.shape)
         tmp = arrays.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp.npz")  # own name
-        np.savez(tmp, **out)  # type: ignore[arg-type]
+        np.savez(tmp, **out)
         doc = {"format": INDEX_FORMAT, "keys": self.keys, "blocks": self.blocks}
         doc |= {"features": self.features, "ent_ids": self.ent_ids, "types": self.type_names}
         table.write_bytes(orjson.dumps(doc))

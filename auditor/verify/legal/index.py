@@ -52,9 +52,9 @@ class LegalIndex:
                     ix.us_years.append((vol, int(e.attrs["year"])))
             elif e.type == "Statute":
                 for alias in e.aliases:  # "federal program bribery", "mail fraud statute"
-                    phrase = _alias_phrase(alias)
-                    if phrase:
-                        ix.subjects.setdefault(phrase, set()).add(e.id)
+                    said = _alias_phrase(alias)
+                    if said:
+                        ix.subjects.setdefault(said, set()).add(e.id)
                 ix.statutes[
                     (str(e.attrs["title"]), str(e.attrs["code"]), str(e.attrs["section"]).lower())
                 ] = e.id

@@ -17,6 +17,7 @@ Each proof returns ``(reason code, sentence)`` or ``None``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from auditor.types import CitationRef
 from auditor.verify.legal.index import LegalIndex
@@ -88,7 +89,7 @@ def _court(ref: CitationRef, kb: KnowledgeBase) -> tuple[str, str] | None:
             and (f.valid_to is None or ref.year <= f.valid_to.year)
             for f in spans
         ):
-            first = min((f.valid_from for f in spans if f.valid_from), default=None)
+            first = min((d for f in spans if (d := f.valid_from) is not None), default=None)
             src = next((f.source.document for f in spans if f.valid_from == first), "")
             return "impossible_date", (
                 f"the {court.label} did not exist in {ref.year} (it exists from {first}; {src})"
@@ -110,7 +111,7 @@ def _court(ref: CitationRef, kb: KnowledgeBase) -> tuple[str, str] | None:
 _DISTRICT = re.compile(r"^(?:[NSEWMC]\.\s?)?D\.\s?[A-Z]")
 
 
-def _is_district(cite: str, attrs: dict[str, object]) -> bool:
+def _is_district(cite: str, attrs: Mapping[str, object]) -> bool:
     """A federal district court ("S.D.N.Y.", "D. Mass.", "D.D.C."), not a bankruptcy court."""
     return (
         attrs.get("system") == "federal"

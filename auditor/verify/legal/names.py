@@ -94,7 +94,7 @@ ABBREVIATIONS = {
     "lab": "labor",
     "sec": "securities",
 }
-_RAW = {}
+_RAW: dict[str, list[str]] = {}
 for _raw, _full in ABBREVIATIONS.items():
     _RAW.setdefault(_full, []).append(_raw.replace("'", "").replace(".", ""))
 # Words that tell nothing about which case it is: descriptors, connectives, entity forms.

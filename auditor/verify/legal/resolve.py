@@ -26,6 +26,7 @@ extraction so the audit stays fast).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from auditor.types import CitationCheck, CitationRef
 from auditor.verify.legal.names import same_case
@@ -144,7 +145,7 @@ class Resolver:
         )
 
 
-def _recorded_cite(case: dict, reporter: str) -> str | None:
+def _recorded_cite(case: dict[str, Any], reporter: str) -> str | None:
     want = reporter_key(reporter)
     for cite in (case.get("citation"), *case.get("parallel", [])):
         parts = str(cite or "").split()
