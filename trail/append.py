@@ -85,6 +85,45 @@ class Pending:
     request: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedRequest:
+    """A request checked once, before the audit runs (:func:`check_request`): its text, the
+    request and metadata as the trail stores them, and the digest that tells an idempotent
+    replay from a conflicting reuse. :func:`prepare` takes it as it is."""
+
+    text: str
+    request: dict[str, Any]
+    metadata: dict[str, Any]
+    digest: str
+
+
+def check_request(
+    text: str,
+    request: Mapping[str, Any],
+    metadata: Mapping[str, Any] | None,
+    limits: MetadataLimits | None = None,
+    *,
+    text_checked: bool = False,
+) -> CheckedRequest:
+    """Check the text (valid strings; skipped when the caller has, ``text_checked``) and the
+    metadata (``limits``: the caller's settings, :meth:`MetadataLimits.from_settings`) once; a
+    UsageError names what is wrong."""
+    if not text_checked:
+        check_text(text)
+    return _checked(text, request, metadata, limits)
+
+
+def _checked(
+    text: str,
+    request: Mapping[str, Any],
+    metadata: Mapping[str, Any] | None,
+    limits: MetadataLimits | None,
+) -> CheckedRequest:
+    req = to_json_value(dict(request))
+    meta = to_json_value((limits or MetadataLimits()).check(metadata))
+    return CheckedRequest(text, req, meta, request_digest(text, req, meta))
+
+
 def prepare(
     result: Any,
     *,
@@ -96,22 +135,33 @@ def prepare(
     source: str = "api",
     request: Mapping[str, Any] | None = None,
     metadata_limits: MetadataLimits | None = None,
+    checked: CheckedRequest | None = None,
 ) -> Pending:
     """Check and serialise one audit for :func:`append`. ``metadata_limits`` are the
     limits the caller's settings set (``MetadataLimits.from_settings``); without them, the
-    settings' defaults."""
+    settings' defaults. ``checked``: the request as :func:`check_request` already checked it
+    (its text, request, metadata and digest are used as they are; ``text``, ``request`` and
+    ``metadata`` must then be the same values or omitted)."""
     check_tenant(tenant)
-    check_text(text)
+    if checked is not None:
+        if text != checked.text:
+            raise UsageError("the text differs from the checked request's")
+    else:
+        check_text(text)
     check_strings(external_id=external_id, requester=requester, source=source)
     if external_id is not None and not (0 < len(external_id) <= 256):
         raise UsageError("external_id must be 1-256 characters long")
     res, res_json = canonical_result(result)  # res_json: what res was parsed from
-    req = to_json_value(
-        dict(request)
-        if request is not None
-        else {"domain": res["domain"], "as_of": None, "citations": None}
-    )
-    meta = to_json_value((metadata_limits or MetadataLimits()).check(metadata))
+    if checked is None:
+        checked = _checked(
+            text,
+            request
+            if request is not None
+            else {"domain": res["domain"], "as_of": None, "citations": None},
+            metadata,
+            metadata_limits,
+        )
+    req, meta = checked.request, checked.metadata
     digests = field_digests(
         {"text": text, "request": req, "meta": meta, "result": res},
         version=HASH_VERSION,
@@ -121,7 +171,7 @@ def prepare(
         res,
         claim_rows(res),
         digests,
-        request_digest(text, req, meta),
+        checked.digest,
         text,
         tenant,
         requester,

@@ -15,8 +15,9 @@ from services.api.deps import AppServices, Creator, Reader, ServicesDep, request
 from services.api.errors import ApiError
 from services.api.routes import AUTH_ERRORS, error_responses
 from services.api.schemas import AuditPage, AuditRecord, AuditRequest, ClaimPage, VerdictName
+from trail.append import check_request
 from trail.db import json_dumps
-from trail.records import check_text, parse_audit_id, request_digest
+from trail.records import check_text, parse_audit_id
 from trail.reviews import review_summary, reviews_of
 
 router = APIRouter(prefix="/v1", tags=["audits"])
@@ -65,7 +66,7 @@ async def create_audit(
             "text_too_long",
             f"text is longer than {settings.max_text_chars} characters; split it",
         )
-    check_text(body.text)
+    check_text(body.text)  # once, here: the trail takes the checked request as it is
     if idempotency_key and body.external_id and idempotency_key != body.external_id:
         raise ApiError(
             422,
@@ -79,10 +80,12 @@ async def create_audit(
         "citations": body.citations,
     }
     try:
-        metadata = trail.metadata_limits.check(body.metadata)  # the settings' limits
+        checked = check_request(
+            body.text, request, body.metadata, trail.metadata_limits, text_checked=True
+        )
     except UsageError as exc:
         raise ApiError(422, "invalid_metadata", str(exc)) from None
-    digest = request_digest(body.text, request, metadata)
+    digest = checked.digest
     if external_id is not None:
         stored = await anyio.to_thread.run_sync(
             lambda: trail.find_by_external_id(external_id, tenant=principal.tenant)
@@ -115,9 +118,8 @@ async def create_audit(
             tenant=principal.tenant,
             requester=f"key:{principal.prefix}",
             external_id=external_id,
-            metadata=metadata,
             source="api",
-            request=request,
+            checked=checked,
         )
         services.metrics.record_seconds.observe(time.perf_counter() - t1)
         return out
