@@ -60,6 +60,7 @@ def test_recommended_dose_is_not_a_maximum(kb, drug, low, high, fragment, label,
         "The maximum dose of saxagliptin is 5 mg per day.",
         "The maximum dose of alogliptin is 25 mg once daily.",
         "The maximum dose of gemfibrozil is 1200 mg a day.",
+        "The maximum dose of desloratadine is 5 mg a day.",
     ],
 )
 def test_recommended_dose_claimed_as_maximum_is_unverifiable(auditor_obj, claim):
@@ -67,3 +68,14 @@ def test_recommended_dose_claimed_as_maximum_is_unverifiable(auditor_obj, claim)
     backed by a label_maximum fact: it is unverifiable, neither supported nor contradicted."""
     claims = auditor_obj.audit(claim, domain="medical").to_dict()["claims"]
     assert claims and {c["verdict"] for c in claims} == {"unverifiable"}, claims
+
+
+def test_desloratadine_recommended_dose_is_not_a_maximum(kb):
+    """The Lupin label's 2.1 (DailyMed, 'Updated January 19, 2024'): 'The recommended dose of
+    desloratadine tablets is one 5 mg tablet once ...' (the page cuts the sentence there). A
+    recommended dose, so a usual range; the sentence was not read whole, so it stays
+    unquoted."""
+    (f,) = kb.facts_about("drug:desloratadine", "maxDose")
+    assert f.qualifiers["kind"] == "usual_range"
+    assert (f.value, f.value_max or f.value) == (5, 5)
+    assert f.qualifiers.get("unquoted") == "true" and not f.qualifiers.get("quote")
