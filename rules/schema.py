@@ -72,7 +72,6 @@ class AppliesTo(Strict):
     object_types: list[str] = Field(default_factory=list)
     dimensions: list[str] = Field(default_factory=list)
     units: list[str] = Field(default_factory=list)
-    identifier_schemes: list[str] = Field(default_factory=list)
     ignore_values_near: list[str] = Field(
         default_factory=list,
         description="Regexes: a value with one of these within a few words is about something "
@@ -89,7 +88,6 @@ class Check(Strict):
     type: CheckType
     comparator: Literal["eq", "le", "ge", "within", "exists"] = "eq"
     tolerance: Tolerance = Tolerance()
-    normalize_to: str | None = None
     date_role: list[str] = Field(default_factory=list)
     negation: Literal["grammar", "absence_cues"] = "grammar"
 

@@ -110,3 +110,22 @@ def test_rule_example(auditor_obj, domain, rule_id, kind, text, as_of):
 
 def test_every_shipped_pack_file_is_yaml():
     assert all(p.suffix == ".yaml" for p in shipped_pack_files())
+
+
+@pytest.mark.parametrize(
+    ("mutation", "field"),
+    [
+        (("check: {type: kg_quantity}", "check: {type: kg_quantity, normalize_to: mg}"),
+         "check.normalize_to"),
+        (("dimensions: [mass]}", "dimensions: [mass], identifier_schemes: [isin]}"),
+         "applies_to.identifier_schemes"),
+    ],
+    ids=["normalize_to", "identifier_schemes"],
+)  # fmt: skip
+def test_a_field_no_code_reads_is_refused(tmp_path, mutation, field):
+    """The schema holds only what the checks read: a field set in a pack that nothing would
+    act on (these two once were, silently) is an error naming it, not a no-op."""
+    path = _pack(tmp_path, GOOD_RULE.replace(*mutation))
+    with pytest.raises(DataError) as err:
+        load_pack(path)
+    assert f"'{field}" in str(err.value) and "rule HOUSE-DOSE-1" in str(err.value)
