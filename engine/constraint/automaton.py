@@ -62,6 +62,20 @@ def span_strings(forms: Iterable[str], free: set[str]) -> list[str]:
     return sorted(out)
 
 
+def intern_threads(
+    ids: dict[Any, int], sets: list[Any], safe: list[bool], terminal: Any, threads: frozenset[Any]
+) -> int:
+    """The state id of a set of threads, added on first sight (shared by the span automaton
+    and the answer-slot automaton): a state is safe to stop in when some thread has finished
+    a span ("S" at a terminal node) or is outside one."""
+    sid = ids.get(threads)
+    if sid is None:
+        sid = ids[threads] = len(sets)
+        sets.append(threads)
+        safe.append(any(th[0] != "S" or terminal[th[1]] for th in threads))
+    return sid
+
+
 class SpanLexicon:
     """Per tokenizer and domain: the global-form trie ``G``, the free-word trie ``F``."""
 
@@ -296,12 +310,7 @@ class SpanAutomaton:
         return sid
 
     def _intern(self, threads: frozenset[Thread]) -> int:
-        sid = self._ids.get(threads)
-        if sid is None:
-            sid = self._ids[threads] = len(self._sets)
-            self._sets.append(threads)
-            self.safe.append(any(th[0] != "S" or self.allowed.terminal[th[1]] for th in threads))
-        return sid
+        return intern_threads(self._ids, self._sets, self.safe, self.allowed.terminal, threads)
 
     def _advance(self, th: Thread, t: int) -> set[Thread]:
         v, A = self.vocab, self.allowed

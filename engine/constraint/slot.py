@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.constraint.automaton import SpanLexicon
+from engine.constraint.automaton import SpanLexicon, intern_threads
 from engine.constraint.masks import bits_to_row
 from engine.constraint.slot_masks import (
     ECHO,
@@ -204,12 +204,7 @@ class SlotAutomaton(SlotMasks):
         return False
 
     def _intern(self, threads: frozenset[Thread]) -> int:
-        sid = self._ids.get(threads)
-        if sid is None:
-            sid = self._ids[threads] = len(self._sets)
-            self._sets.append(threads)
-            self.safe.append(any(th[0] != "S" or self.allowed.terminal[th[1]] for th in threads))
-        return sid
+        return intern_threads(self._ids, self._sets, self.safe, self.allowed.terminal, threads)
 
     def _advance(self, th: Thread, t: int) -> set[Thread]:
         v, A, flags = self.vocab, self.allowed, th[2]
