@@ -8,7 +8,7 @@ fields that default to off.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 ARCHITECTURES = ("mixtral", "qwen2_moe", "olmoe")
@@ -77,11 +77,6 @@ class ModelConfig:
             self.eos_token_id = [self.eos_token_id]
         self.eos_token_id = list(self.eos_token_id or [])
 
-    @property
-    def n_rep(self) -> int:
-        """G, how many query heads share one key/value head."""
-        return self.n_heads // self.n_kv_heads  # type: ignore[operator]
-
     def is_moe_layer(self, layer: int) -> bool:
         return layer not in self.dense_layers
 
@@ -89,17 +84,6 @@ class ModelConfig:
         d = asdict(self)
         d["dense_layers"] = list(self.dense_layers)
         return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ModelConfig:
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(d) - known)
-        if unknown:
-            raise ValueError(f"unknown model config keys: {', '.join(unknown)}.")
-        d = dict(d)
-        if "dense_layers" in d:
-            d["dense_layers"] = tuple(d["dense_layers"])
-        return cls(**d)
 
 
 # Named sizes. "default" is the project's trained model (see engine/train); "bench-20m" is the

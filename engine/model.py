@@ -250,7 +250,6 @@ class Transformer(nn.Module):
         if cfg.tie_embeddings:
             self.lm_head.weight = self.embed.weight
         self.register_buffer("inv_freq", rope_inv_freq(cfg, None), persistent=False)  # [Dh/2]
-        self.weight_kind = "fp"  # or "fp16" / "int8" after quantize_weights_
 
     @property
     def device(self) -> torch.device:
@@ -488,5 +487,4 @@ def quantize_weights_(model: Transformer, kind: str) -> Transformer:
                 ]
                 module.w13 = nn.Parameter(module.w13.new_empty(0, *module.w13.shape[1:]))
                 module.w2 = nn.Parameter(module.w2.new_empty(0, *module.w2.shape[1:]))
-    model.weight_kind = kind
     return model

@@ -90,7 +90,6 @@ class SpanLexicon:
         free = sorted(set(free_words))
         self.free = TokenTrie(self._encode(free))
         strings = span_strings(global_forms, {w.strip() for w in free})
-        self.n_global = len(strings)
         self.openers = self._prefix_tokens(strings)
         # canonical tokenizations of the global forms: where an allowed form could run on
         # into a longer known name ("Solomon Islands" -> "Solomon Islands Dollar")
