@@ -23,9 +23,7 @@ from auditor.extract.identifiers import find_identifiers
 from auditor.extract.linker import Linker
 from auditor.types import AuditResult, CitationCheck, CitationRef, Claim
 from auditor.verify.citation_checks import CitationChecks
-from auditor.verify.citations import (
-    LegalIndex,
-)
+from auditor.verify.citations import LegalIndex
 from knowledge_graphs.store import KnowledgeBase
 from rules.loader import RuleSet
 from rules.schema import Rule

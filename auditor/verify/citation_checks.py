@@ -10,7 +10,7 @@ the optional online client (:mod:`auditor.verify.legal.courtlistener`) — and i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -20,12 +20,15 @@ from auditor.extract.citations import find_citations
 from auditor.extract.identifiers import find_identifiers
 from auditor.types import CitationCheck, CitationRef, Claim, Mention
 from auditor.verify.citations import (
+    SCORES,
     LegalIndex,
     check_case,
     check_regulation,
     check_statute,
     identifier_claim,
+    same_graph_case,
 )
+from auditor.verify.legal.index import tokens
 from auditor.verify.legal.resolve import BACK_REFERENCES, Resolver
 from knowledge_graphs.scotus import reporter_key
 from knowledge_graphs.store import KnowledgeBase
@@ -159,8 +162,6 @@ class CitationChecks:
         """The curated case the linker found in the name right before a citation ("Roe v. Wade,
         410 U.S. 113"). A mention of one party inside a fuller name that is another case
         ("Meyer" in "Meyer v. Uber Technologies, Inc., 868 F.3d 66") names nothing."""
-        from auditor.verify.citations import same_graph_case
-
         for m in mentions or []:
             if "Case" not in m.types:
                 continue
@@ -197,14 +198,10 @@ class CitationChecks:
 
     def case_name_ok(self, name: str, cid: str) -> bool:
         """Whether the full case name ``name`` can denote the curated case ``cid``."""
-        from auditor.verify.citations import same_graph_case
-
         return same_graph_case(name, cid, self.kb)
 
     def resolve_case(self, ref: CitationRef) -> str | None:
         """The curated case at this citation, unless the citation names another case."""
-        from auditor.verify.citations import same_graph_case
-
         cid = self.legal_index.by_cite.get(
             (ref.volume or 0, reporter_key(ref.reporter or ""), ref.page or 0)
         )
@@ -214,8 +211,6 @@ class CitationChecks:
 
     def _name_only(self, raw: str) -> CitationCheck:
         """A caller citation that is just a case name: verified if the graph or SCDB knows it."""
-        from auditor.verify.citations import SCORES
-        from auditor.verify.legal.index import tokens
         from auditor.verify.legal.scotus import describe, named_elsewhere
 
         ix = self.legal_index
@@ -251,6 +246,4 @@ class CitationChecks:
 
 
 def _as_caller(ref: CitationRef) -> CitationRef:
-    from dataclasses import replace
-
     return replace(ref, caller_supplied=True)
