@@ -35,6 +35,7 @@ from auditor.verify.common import (
     value_text,
 )
 from knowledge_graphs.model import Fact
+from knowledge_graphs.store import KnowledgeBase
 from rules.schema import Rule
 
 _MASS_TO_MG = {"mg": 1.0, "mcg": 1e-3, "g": 1e3}
@@ -158,6 +159,15 @@ def _verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
                          + _not_that_product(hits[0], slots), hits, kb)  # fmt: skip
             return
         hits = usable
+        if not slots.get("indication") and frame.role not in ("direction", "permitted"):
+            one_use = [f for f in hits if _use_ok(f, in_period, claim, kb)]
+            if not one_use:
+                use = hits[0].qualifiers.get("indication")
+                unverifiable(claim, f"{claim.object} is the label's maximum for {use}; the sentence "
+                             "names no indication the graph links, and the label gives another maximum for "
+                             "another use", hits, kb)  # fmt: skip
+                return
+            hits = one_use
     if claim.negated:
         _denied(claim, rule, ctx, hits, in_period)
         return
@@ -257,6 +267,42 @@ def _level_ok(f: Fact, pool: list[Fact], claim: Claim) -> bool:
         and _brands(o) != brands
         and o.qualifiers.get("indication") == use
     )
+
+
+def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
+    """A maximum the label sets for one use ("40 mg once daily" of tadalafil for pulmonary
+    arterial hypertension) supports a claim that names no use only when no other use, over the
+    same period, has another maximum (20 mg for erectile dysfunction) — or when the text names
+    the product whose label that use is, or the answer names that use and no other."""
+    use = f.qualifiers.get("indication")
+    if not use:
+        return True
+    slots = claim.frame.slots if claim.frame else {}
+    said = " ".join([claim.text, *slots.get("answer_brands", "").split("|")])
+    brands = _brands(f)
+    if brands and any(re.search(rf"\b{re.escape(b)}\b", said, re.I) for b in brands):
+        return True
+    per = f.qualifiers.get("per") or "day"
+    others = [
+        o
+        for o in pool
+        if (o.qualifiers.get("per") or "day") == per
+        and o.qualifiers.get("indication")  # another use; another product is _level_ok's
+        and not _stems(o.qualifiers["indication"]) & _stems(use)
+        and (o.value_max != f.value_max or o.value != f.value)
+    ]
+    if not others:
+        return True
+    named = _answer_stems(slots.get("answer_conditions", ""), kb)
+    return bool(named & _stems(use)) and not any(
+        named & _stems(o.qualifiers["indication"]) for o in others
+    )
+
+
+def _answer_stems(conds: str, kb: KnowledgeBase) -> set[str]:
+    """Stems of the names of the conditions an answer names."""
+    return {st for c in conds.split("|") if c and (e := kb.entity(c)) for n in e.names()
+            for st in _stems(n)}  # fmt: skip
 
 
 def _product_words(f: Fact) -> str:

@@ -303,6 +303,16 @@ def _brand_and_indication(
     conds = [c for m in near if (c := m.of_type(frozenset({"Condition"})))]
     if conds:
         frame.slots["indication"] = "|".join(dict.fromkeys(conds))
+        return
+    # nothing bound in the clause: what the whole answer names ("Sildenafil is used for erectile
+    # dysfunction. The usual maximum is 100 mg") — read only to choose between uses whose
+    # labelled maxima differ, never to narrow the facts compared
+    named = [c for m in info.document_mentions if (c := m.of_type(frozenset({"Condition"})))]
+    if named:
+        frame.slots["answer_conditions"] = "|".join(dict.fromkeys(named))
+    said = [m.text for m in info.document_mentions if eid in m.candidates and _is_brand(m, eid)]
+    if said and "brand" not in frame.slots:
+        frame.slots["answer_brands"] = "|".join(dict.fromkeys(said))
 
 
 _SUFFIXES = "SR|XL|XR|ER|CR|LA|ODT|DR|IR|CD|ES"
