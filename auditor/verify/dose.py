@@ -114,6 +114,12 @@ def _verify_dose(claim: Claim, rule: Rule, ctx: Context) -> None:
     comparable, excluded_by = _comparable(current, slots, claim)
     if comparable and slots.get("indication"):
         comparable, excluded_by = _for_indication(comparable, slots["indication"], claim, ctx)
+    elif comparable and (heading := slots.get("heading_indication")):
+        # a heading's condition binds the use only when it is one of this drug's
+        bound, why = _for_indication(comparable, heading, claim, ctx)
+        if bound:  # a heading too far to say treatment or prevention binds nothing
+            comparable, excluded_by = bound, why
+            slots["indication"] = heading
     if not comparable and excluded_by == USE_UNSAID:
         unverifiable(claim, f"the label's maximum for {drug} differs between treatment and "
                      "prevention, and the text does not say which is meant", current, kb)  # fmt: skip

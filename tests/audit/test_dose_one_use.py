@@ -87,3 +87,30 @@ def test_an_unlinked_table_row_is_not_another_uses_maximum(auditor_obj) -> None:
     assert doses and "supported" not in {c.verdict for c in doses}, [
         (c.object, c.verdict, c.reason) for c in doses
     ]
+
+
+HEADED = [
+    # the nearest heading above that names one of the drug's labelled uses binds it
+    ("heading-binds-treatment", "## Treating a gout flare\n\n### First-line options\n"
+     "**1. Colchicine**\n- Take 1.2 mg at the first sign of a flare, then 0.6 mg every hour "
+     "until the pain resolves, up to a maximum of 4.8 mg.\n", "drug:colchicine", "contradicted"),
+    # another drug's condition in the heading binds nothing: simvastatin is not for hypertension
+    ("heading-of-another-drug", "## Amlodipine for high blood pressure\n\n### Interactions\n"
+     "- **Simvastatin:** don't exceed 20 mg of simvastatin a day if you also take "
+     "amlodipine.\n", "drug:simvastatin", "supported"),
+    # a heading that names the condition but not treatment or prevention: the sentence's own
+    # period picks the prophylaxis maximum, as with no heading
+    ("heading-use-unsaid", "## Colchicine for gout\n\n### Preventing flares\n"
+     "- 0.6 mg once or twice daily; maximum 1.2 mg per day\n", "drug:colchicine", "supported"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "subject", "verdict"), [r[1:] for r in HEADED],
+                         ids=[r[0] for r in HEADED])  # fmt: skip
+def test_a_heading_binds_a_use_of_the_drug(auditor_obj, text: str, subject: str, verdict: str):
+    res = auditor_obj.audit(text, domain="medical", as_of="2025-09-01")
+    mine = [c for c in res.claims if c.subject == subject and c.predicate == "maxDose"
+            and c.frame.role == "maximum"]  # fmt: skip
+    assert mine and {c.verdict for c in mine} == {verdict}, [
+        (c.object, c.verdict, c.reason) for c in mine
+    ]

@@ -304,6 +304,14 @@ def _brand_and_indication(
     if conds:
         frame.slots["indication"] = "|".join(dict.fromkeys(conds))
         return
+    # "## Treating a gout flare / ### First-line options / - Take 1.2 mg ...": the nearest
+    # heading above that names a condition may be the use the list under it is about — or
+    # another drug's ("## Amlodipine for hypertension / - Simvastatin: ..."), so the verifier
+    # reads it only when it is one of the subject's labelled uses
+    for heading in info.heading_mentions[1:]:
+        if outer := [c for m in heading if (c := m.of_type(frozenset({"Condition"})))]:
+            frame.slots["heading_indication"] = "|".join(dict.fromkeys(outer))
+            break
     # nothing bound in the clause: what the whole answer names ("Sildenafil is used for erectile
     # dysfunction. The usual maximum is 100 mg") — read only to choose between uses whose
     # labelled maxima differ, never to narrow the facts compared
