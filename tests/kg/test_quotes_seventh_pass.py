@@ -2,7 +2,7 @@
 
 Two entries whose DailyMed sentence gives an effective or recommended dose are now
 `usual_range`, quoted from the DailyMed page read (memantine XR 28 mg, finasteride 1 mg).
-Thirteen entries whose own note gives a recommended, target, studied or regimen dose, and whose
+Twenty entries whose own note gives a recommended, target, studied or regimen dose, and whose
 label sentence could not be read whole on a DailyMed page, are `usual_range` and stay
 unquoted (the desloratadine precedent of the sixth pass). Lacosamide keeps its 400 mg/day
 maximum: the DailyMed Highlights read state it as 200 mg twice daily.
@@ -47,6 +47,14 @@ UNQUOTED = [
     ("valacyclovir", "zoster", 3000, 3000),
     ("valacyclovir", "cold sores", 4000, 4000),
     ("memantine", "immediate-release", 20, 20),
+    # other label maxima whose own note gives a recommended, usual or studied dose
+    ("pravastatin", None, 40, 80),
+    ("azilsartan", None, 40, 80),
+    ("cilostazol", None, 100, 200),
+    ("pentoxifylline", None, 1200, 1200),
+    ("nabumetone", None, 1000, 2000),
+    ("torsemide", "heart failure", 10, 200),
+    ("pantoprazole", "erosive esophagitis", 40, 40),
 ]
 
 
@@ -122,6 +130,8 @@ def test_lacosamide_keeps_its_maximum_unquoted(kb):
         "The maximum dose of valacyclovir is 4000 mg per day.",
         "The maximum dose of memantine is 28 mg per day.",
         "The maximum dose of finasteride for hair loss is 1 mg a day.",
+        "The maximum dose of pravastatin is 80 mg per day.",
+        "The maximum dose of pentoxifylline is 1200 mg per day.",
     ],
 )
 def test_recommended_dose_claimed_as_maximum_is_unverifiable(auditor_obj, claim):
