@@ -13,7 +13,11 @@ import re
 from knowledge_graphs.builders.curated import DoseIn, InteractionIn, Quoted
 from knowledge_graphs.errors import DataError
 
-_NOT_A_LIMIT = re.compile(r"\b(?:recommended|usual(?:ly)?|studied|optimal)\b", re.I)
+# an effective / target dose ("the dosage shown to be effective in a controlled clinical trial
+# is 28 mg once daily") is no more a limit than a recommended one
+_NOT_A_LIMIT = re.compile(
+    r"\b(?:recommended|usual(?:ly)?|studied|optimal|target|effective)\b", re.I
+)
 _ABOVE = r"(?:above|exceeding|over|greater\s+than|higher\s+than|in\s+excess\s+of)"
 _LIMIT = re.compile(
     # "not to exceed", "should not exceed", "do not exceed"

@@ -165,6 +165,13 @@ def test_quote_and_unquoted_exclude_each_other_and_quote_is_bounded():
         ("The recommended dose is 20 mg; doses above 20 mg were studied.", True),
         ("Doses above 40 mg are recommended for some patients.", True),
         ("The usual dose should be given at doses divided twice daily.", True),
+        # an effective or target dose is not a limit either (memantine XR, seventh pass)
+        (
+            "The dosage shown to be effective in a controlled clinical trial is 28 mg once daily.",
+            True,
+        ),
+        ("The target dose is 200 mg once daily.", True),
+        ("The maximum effective dose is 20 mg per day.", False),
     ],
 )
 def test_label_maximum_role_check(quote, fires):
