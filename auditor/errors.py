@@ -1,6 +1,10 @@
 """Exceptions raised by kgaudit (re-exported from :mod:`knowledge_graphs.errors`)."""
 
 from knowledge_graphs.errors import (
+    EXIT_GATE,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_OK,
     DataError,
     GateFailed,
     InternalError,
@@ -10,6 +14,10 @@ from knowledge_graphs.errors import (
 )
 
 __all__ = [
+    "EXIT_GATE",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
     "DataError",
     "GateFailed",
     "InternalError",

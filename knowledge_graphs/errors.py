@@ -18,17 +18,20 @@ users see one sentence naming the input at fault, never a traceback.
 
 from __future__ import annotations
 
+# the CLI's exit statuses: each error class below carries the one it ends the command with
+EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
 
 class KgauditError(Exception):
     """Base class of every error kgaudit raises on purpose."""
 
-    exit_code = 3
+    exit_code = EXIT_INTERNAL
 
 
 class UsageError(KgauditError):
     """The caller asked for something invalid: unknown domain, bad date, bad option."""
 
-    exit_code = 2
+    exit_code = EXIT_INPUT
 
 
 class DataError(UsageError):
@@ -49,13 +52,13 @@ class SourceUnavailable(UsageError):
 class GateFailed(KgauditError):
     """An audit result crossed a configured gate (e.g. ``--fail-over-fer``)."""
 
-    exit_code = 1
+    exit_code = EXIT_GATE
 
 
 class InternalError(KgauditError):
     """Something that should not happen; report it."""
 
-    exit_code = 3
+    exit_code = EXIT_INTERNAL
 
 
 __all__ = [

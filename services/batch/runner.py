@@ -123,6 +123,7 @@ def run_batch(
         results.drop_failures()
     done = results.load()
     summary = BatchSummary(source=name or getattr(source, "name", "input"))
+    summary.repaired_bytes = results.repaired_bytes
     counter = getattr(source, "count", None)
     total = counter() if counter is not None else None
     if append_fn is None:

@@ -102,6 +102,7 @@ class BatchSummary:
     skipped: int = 0  # already in the results file
     failed: int = 0  # failures written by this run
     duplicates: int = 0
+    repaired_bytes: int = 0  # a partial last line (a kill mid-write) cut from the results file
     elapsed_s: float = 0.0
     startup_s: float = 0.0  # until every worker had loaded the graphs
     worker_cpu_s: float = 0.0  # CPU the workers spent auditing this run's records
@@ -160,6 +161,7 @@ class BatchSummary:
             "failed": len(self.failures),
             "failed_this_run": self.failed,
             "duplicates": self.duplicates,
+            "repaired_bytes": self.repaired_bytes,
             "elapsed_s": round(self.elapsed_s, 3),
             "startup_s": round(self.startup_s, 3),
             "worker_cpu_s": round(self.worker_cpu_s, 3),
@@ -185,6 +187,7 @@ class BatchSummary:
             f"  failed {len(self.failures):,}"
             + (f" ({self.failed:,} this run)" if self.failed != len(self.failures) else "")
             + (f"; duplicate ids skipped {self.duplicates:,}" if self.duplicates else ""),
+            *([_repaired(self.repaired_bytes)] if self.repaired_bytes else []),
             f"  FER pooled {pct(self.pooled_fer())}  mean {pct(q['mean'])}  "
             f"p50 {pct(q['p50'])}  p90 {pct(q['p90'])}  p95 {pct(q['p95'])}  "
             f"p99 {pct(q['p99'])}  max {pct(q['max'])}",
@@ -213,6 +216,13 @@ class BatchSummary:
         else:
             lines.append(f"  {self.elapsed_s:,.1f} s; nothing was left to audit")
         return "\n".join(lines)
+
+
+def _repaired(n: int) -> str:
+    return (
+        f"  repaired the results file: cut a partial last line ({n:,} bytes) left by an "
+        "interrupted run; its record is recovered from the trail or audited again"
+    )
 
 
 __all__ = ["FER_BINS", "BatchSummary", "Row", "quantile", "row_of"]

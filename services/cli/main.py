@@ -16,9 +16,8 @@ from typing import Any
 
 import click
 
-from auditor.errors import KgauditError, UsageError
+from auditor.errors import EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, KgauditError, UsageError
 
-EXIT_OK, EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
 # name -> "module:attribute" of a click.Command; imported on first use.

@@ -6,7 +6,24 @@ from pathlib import Path
 
 import pytest
 
+from auditor.errors import (
+    EXIT_GATE,
+    EXIT_INTERNAL,
+    DataError,
+    GateFailed,
+    InternalError,
+    KgauditError,
+    UsageError,
+)
 from services.cli.main import EXIT_INPUT, EXIT_INTERRUPTED, main
+
+
+def test_each_error_class_carries_its_exit_status() -> None:
+    """One table of exit statuses: the CLI returns the raised class's ``exit_code``."""
+    assert (EXIT_GATE, EXIT_INPUT, EXIT_INTERNAL) == (1, 2, 3)
+    assert GateFailed.exit_code == EXIT_GATE
+    assert UsageError.exit_code == DataError.exit_code == EXIT_INPUT
+    assert KgauditError.exit_code == InternalError.exit_code == EXIT_INTERNAL
 
 
 def test_a_batch_in_which_every_record_failed_exits_2(

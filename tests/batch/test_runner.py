@@ -83,6 +83,10 @@ def test_recorded_but_not_written_is_recovered_once(
     assert got[1]["recovered"] is True and summary.recovered == 1 and summary.audited == 0
     assert sorted(trail_ids(trail)) == ["a", "b"]
     assert got[1]["audit_id"] == trail.find_by_external_id("b", tenant="default")["id"]
+    # the cut is reported, once: the rerun found a whole file
+    assert summary.repaired_bytes == 40 and summary.to_dict()["repaired_bytes"] == 40
+    assert "cut a partial last line (40 bytes)" in summary.render()
+    assert run_inline(src).repaired_bytes == 0
 
 
 def test_id_reused_for_other_content_is_a_failure(
