@@ -37,7 +37,7 @@ def _per_from_column(q: Quantity, sentence: Sentence, columns: list[str]) -> Qua
     """A dose in a column headed "Max daily dose" is per day."""
     col = sentence.text[: q.start - sentence.start].strip().lstrip("|").count("|")
     if col < len(columns) and _DAILY_COLUMN.search(columns[col]):
-        return replace(q, per="day", per_hours=24.0)
+        return replace(q, per="day")
     return q
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from auditor.extract.fraction_percents import find_fraction_percents
-from auditor.extract.units import canonical, period_hours
+from auditor.extract.units import canonical
 from auditor.types import Quantity
 
 _WORD_NUMBERS = {
@@ -309,16 +309,16 @@ def _measure(
                 value = canonical(a, _unit_code(u1))[0]
         except ValueError:
             return None
-    per, hours, end = _period(text, stop)
-    return Quantity(start, end, text[start:end], value, vmax, code, dim, per, hours)
+    per, end = _period(text, stop)
+    return Quantity(start, end, text[start:end], value, vmax, code, dim, per)
 
 
-def _period(text: str, pos: int) -> tuple[str | None, float | None, int]:
+def _period(text: str, pos: int) -> tuple[str | None, int]:
     """A dosing period right after a quantity ("per day", "in 24 hours", "weekly")."""
     window = text[pos : pos + 40]
     m = _PERIOD.match(window)
     if not m:
-        return None, None, pos
+        return None, pos
     if m.group("adv"):
         adv = m.group("adv").lower().replace("/", "")
         per = "week" if "week" in adv or adv == "wk" else "day"
@@ -337,4 +337,4 @@ def _period(text: str, pos: int) -> tuple[str | None, float | None, int]:
             per = f"{n or 1} hours"
             if n == "24":
                 per = "day"
-    return per, period_hours(per), pos + m.end()
+    return per, pos + m.end()

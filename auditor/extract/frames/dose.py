@@ -119,14 +119,13 @@ def _daily_total(info: SentenceInfo, q: Quantity, role: str, frame: Frame) -> Qu
         return q
     frame.slots["period"] = "day"
     if n == 1:
-        return replace(q, per="day", per_hours=24.0)
+        return replace(q, per="day")
     frame.slots["doses_per_day"] = str(n)
     return replace(
         q,
         value=q.value * n,
         value_max=q.value_max * n if q.value_max is not None else None,
         per="day",
-        per_hours=24.0,
     )
 
 
