@@ -160,7 +160,7 @@ class SpanAutomaton:
         # one allowed row per fixed state: free (ws), free (in a word), dead, each trie node
         n = len(A)
         allow = np.zeros((3 + n, size), dtype=bool)
-        allow[0], allow[1], allow[2] = (
+        allow[FREE_WS], allow[FREE_IW], allow[DEAD] = (
             self._free_rows[0],
             self._free_rows[1],
             bits_to_row(v.special, size),
@@ -178,7 +178,7 @@ class SpanAutomaton:
         self._deny_table = ~allow  # [3 + N, V]
         self._fixed = 3 + n
         self.packed_table = pack_rows(allow)  # int32 [3 + N, W]: one packed mask per trie node
-        self._sets: list[frozenset[Thread]] = [
+        self._sets: list[frozenset[Thread]] = [  # in the order of FREE_WS, FREE_IW, DEAD
             frozenset({("F", True)}),
             frozenset({("F", False)}),
             frozenset(),
