@@ -36,6 +36,23 @@ def test_tramadol_maoi_contraindication_quotes_its_contraindications_section(kb,
         assert f.source.version == "openFDA SPL version 1, effective 2026-06-08"
 
 
+@pytest.mark.parametrize("maoi", MAOIS)
+def test_cyclobenzaprine_maoi_contraindication_quotes_its_label(kb, maoi):
+    """Cyclobenzaprine tablets USP (DailyMed set id 30ca08c7-..., 'Updated March 20, 2025'),
+    CONTRAINDICATIONS: 'Concomitant use of monoamine oxidase (MAO) inhibitors or within 14
+    days after their discontinuation.' The entry cited FLEXERIL (not read)."""
+    facts = _pair(kb, maoi, "cyclobenzaprine")
+    assert facts, maoi
+    for f in facts:
+        assert f.qualifiers["quote"] == (
+            "Concomitant use of monoamine oxidase (MAO) inhibitors or within 14 days after "
+            "their discontinuation."
+        )
+        assert f.qualifiers["severity"] == "contraindicated"
+        assert f.source.section == "Contraindications"
+        assert "DailyMed set id 30ca08c7-4ee3-2f37-e063-6294a90ae31a" in f.source.document
+
+
 ALCOHOL = [
     # drug, quote fragment, document fragment, section fragment
     (
