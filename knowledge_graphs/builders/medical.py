@@ -80,6 +80,60 @@ def _drug_dictionary() -> dict[str, Any]:
         return pickle.load(f)
 
 
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "off",
+        "on",
+        "or",
+        "out",
+        "over",
+        "per",
+        "so",
+        "than",
+        "that",
+        "the",
+        "then",
+        "this",
+        "to",
+        "up",
+        "with",
+    ]
+)
+
+
+def only_function_words(name: str) -> bool:
+    """A variant made of function words and numbers only ("at 10", a code name of
+    dihydrotachysterol) reads as ordinary text ("start at 10 mg daily"): it is not linked.
+
+    >>> only_function_words("at 10")
+    True
+    >>> only_function_words("all clear")
+    False
+    >>> only_function_words("6 mp")
+    False
+    """
+    words = name.replace(",", " ").split()
+    return len(words) > 1 and all(
+        w in _FUNCTION_WORDS or w.replace(".", "").isdigit() for w in words
+    )
+
+
 def _common_word(name: str, threshold: float) -> bool:
     """A name that is an everyday English word (wordfreq Zipf frequency at or above threshold)."""
     from wordfreq import zipf_frequency
@@ -153,6 +207,7 @@ def build_medical() -> GraphBuilder:
             for a in aliases[key]
             if (len(a) >= _MIN_ALIAS_LEN or a in _SHORT_ALIASES_KEPT)
             and not _common_word(a, _ALIAS_ZIPF)
+            and not only_function_words(a)
         ]
         if _common_word(key, _NAME_ZIPF):
             attrs["common_word"] = True  # "water", "oxygen": linked only when the graph knows facts

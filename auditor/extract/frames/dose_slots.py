@@ -105,6 +105,8 @@ def role_of(
     tail = info.text[q.end - base : b]
     if w.STUDIED.search(info.text[a:b]):
         return "studied", "studied", "clause"
+    if m := w.APPOSED_MAXIMUM.match(info.text, q.end - base):
+        return "maximum", m.group(0).strip(" ,;–—-"), "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
     nxt = min((x.start - base for x in info.quantities if q.end <= x.start and x.start - base < b

@@ -85,6 +85,19 @@ _ROLE_AFTER = re.compile(
 )
 
 
+# "increased to 40 mg if needed, which is the maximum", "200 mg, the maximum daily dose": an
+# apposition right after the value (past the clause's comma) says what the value is
+APPOSED_MAXIMUM = re.compile(
+    r"(?:\s*(?:/\s*day|daily|a\s+day|per\s+day))?"
+    r"(?:\s+(?:if|as|when)\s+(?:needed|necessary|required|tolerated))?\s*[,;–—-]\s*"
+    r"(?:(?:which|that)\s+(?:is|'s)\s+)?the\s+(?:(?:usual|recommended|labell?ed|daily|total|"
+    r"absolute|overall)\s+)?(?:maximum|max|highest|upper\s+limit|ceiling)\b"
+    # not "10 mg daily, the maximum being 20 mg": a maximum that goes on to its own value
+    r"(?![^.;,]*?(?:\b(?:is|of|being|would|should|can|at|was)\b|[=:]|\d))",
+    re.I,
+)
+
+
 def role_before(lead: str, clause: str = "") -> tuple[str, str] | None:
     """The role the words closest before a value give it, and those words; ``clause`` is the
     whole clause before the value (for "increase by 25 mg every 3 days up to 100 mg")."""
