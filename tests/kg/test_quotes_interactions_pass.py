@@ -51,6 +51,8 @@ def test_cyclobenzaprine_maoi_contraindication_quotes_its_label(kb, maoi):
         assert f.qualifiers["severity"] == "contraindicated"
         assert f.source.section == "Contraindications"
         assert "DailyMed set id 30ca08c7-4ee3-2f37-e063-6294a90ae31a" in f.source.document
+        assert f.source.document_id == "dailymed-setid:30ca08c7-4ee3-2f37-e063-6294a90ae31a"
+        assert f.source.version == "DailyMed label updated 2025-03-20"  # pinned (sources.yaml)
 
 
 ALCOHOL = [
@@ -80,7 +82,8 @@ ALCOHOL = [
 def test_alcohol_warning_carries_its_sentence(kb, drug, fragment, document, section):
     """OTC warnings read on DailyMed Drug Facts pages and the FDA acetaminophen page: the
     label says to avoid alcohol or warns of serious harm, so `major` (not contraindicated:
-    none of these is a Contraindications or 'Do not use' statement). Not pinned."""
+    none of these is a Contraindications or 'Do not use' statement). The two DailyMed pages
+    are pinned by their "Updated" date (sources.yaml); the FDA page shows none."""
     facts = _pair(kb, drug, "ethanol")
     assert len(facts) == 1, (drug, facts)
     (f,) = facts
@@ -89,7 +92,13 @@ def test_alcohol_warning_carries_its_sentence(kb, drug, fragment, document, sect
     assert document in f.source.document
     assert section in (f.source.section or "")
     assert not f.qualifiers.get("unquoted")
-    assert not f.source.version
+    assert f.source.version == PINNED.get(drug)
+
+
+PINNED = {
+    "cetirizine": "DailyMed label updated 2025-06-01",
+    "levocetirizine": "DailyMed label updated 2023-01-16",
+}
 
 
 def test_acetaminophen_alcohol_keeps_its_daily_drinking_condition(kb):

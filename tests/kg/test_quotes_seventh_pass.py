@@ -86,6 +86,15 @@ def test_effective_or_recommended_dose_is_quoted_as_usual_range(
     assert "dailymed.nlm.nih.gov" in (f.source.url or "")
 
 
+def test_memantine_xr_is_pinned_and_its_effective_dose_refused_as_a_maximum(kb):
+    """Pinned by the page's "Updated April 14, 2025" (sources.yaml); the role check refuses an
+    effective dose as a maximum ("shown to be effective ... is 28 mg once daily")."""
+    (f,) = [f for f in _doses(kb, "memantine") if f.value_max == 28 and f.qualifiers.get("quote")]
+    assert f.source.document_id == "dailymed-setid:f6ce7cca-d245-44f2-986c-2a8d85dbb5fb"
+    assert f.source.version == "DailyMed label updated 2025-04-14"
+    assert limit_role_error(f.qualifiers["quote"]) is not None
+
+
 def test_finasteride_recommended_dose_is_refused_as_a_maximum(kb):
     (f,) = [f for f in _doses(kb, "finasteride") if f.value_max == 1]
     assert limit_role_error(f.qualifiers["quote"]) is not None
