@@ -262,7 +262,7 @@ def _level_ok(f: Fact, pool: list[Fact], claim: Claim) -> bool:
     label only when no other comparable product (same period and indication) gives another
     maximum."""
     brands = _brands(f)
-    if not brands or any(re.search(rf"\b{re.escape(b)}\b", claim.text, re.I) for b in brands):
+    if not brands or _names_any(brands, claim.text):
         return True
     per = f.qualifiers.get("per") or "day"
     use = f.qualifiers.get("indication")
@@ -275,6 +275,11 @@ def _level_ok(f: Fact, pool: list[Fact], claim: Claim) -> bool:
     )
 
 
+def _names_any(words: set[str], text: str) -> bool:
+    """``text`` names one of ``words`` as a whole word, in any case."""
+    return any(re.search(rf"\b{re.escape(w)}\b", text, re.I) for w in words)
+
+
 def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
     """A maximum the label sets for one use ("40 mg once daily" of tadalafil for pulmonary
     arterial hypertension) supports a claim that names no use only when no other use, over the
@@ -285,8 +290,7 @@ def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
         return True
     slots = claim.frame.slots if claim.frame else {}
     said = " ".join([claim.text, *slots.get("answer_brands", "").split("|")])
-    brands = _brands(f)
-    if brands and any(re.search(rf"\b{re.escape(b)}\b", said, re.I) for b in brands):
+    if _names_any(_brands(f), said):
         return True
     per = f.qualifiers.get("per") or "day"
     others = [
@@ -299,16 +303,15 @@ def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
     ]
     if not others:
         return True
-    named = _answer_stems(slots.get("answer_conditions", ""), kb)
+    named = _condition_stems(slots.get("answer_conditions", "").split("|"), kb)
     return bool(named & _stems(use)) and not any(
         named & _stems(o.qualifiers["indication"]) for o in others
     )
 
 
-def _answer_stems(conds: str, kb: KnowledgeBase) -> set[str]:
-    """Stems of the names of the conditions an answer names."""
-    return {st for c in conds.split("|") if c and (e := kb.entity(c)) for n in e.names()
-            for st in _stems(n)}  # fmt: skip
+def _condition_stems(conds: list[str], kb: KnowledgeBase) -> set[str]:
+    """Stems of every name of the condition entities ``conds``."""
+    return {st for c in conds if c and (e := kb.entity(c)) for n in e.names() for st in _stems(n)}
 
 
 def _product_words(f: Fact) -> str:
@@ -470,7 +473,7 @@ def _for_indication(
     does not hold for another; a drug-wide maximum holds for the drug's labelled uses only."""
     kb = ctx.kb
     conds = [c for c in wanted.split("|") if c]
-    stems = {st for c in conds if (e := kb.entity(c)) for n in e.names() for st in _stems(n)}
+    stems = _condition_stems(conds, kb)
     specific = [f for f in facts if f.qualifiers.get("indication")]
     hits = [f for f in specific if stems & _stems(f.qualifiers["indication"])]
     if hits:

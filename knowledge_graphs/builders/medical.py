@@ -80,41 +80,10 @@ def _drug_dictionary() -> dict[str, Any]:
         return pickle.load(f)
 
 
-_FUNCTION_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "at",
-        "by",
-        "for",
-        "from",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "no",
-        "not",
-        "of",
-        "off",
-        "on",
-        "or",
-        "out",
-        "over",
-        "per",
-        "so",
-        "than",
-        "that",
-        "the",
-        "then",
-        "this",
-        "to",
-        "up",
-        "with",
-    ]
-)
+_FUNCTION_WORDS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "if", "in", "into",
+                             "is", "it", "no", "not", "of", "off", "on", "or", "out", "over",
+                             "per", "so", "than", "that", "the", "then", "this", "to", "up",
+                             "with"})  # fmt: skip
 
 
 def only_function_words(name: str) -> bool:

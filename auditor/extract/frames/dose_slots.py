@@ -302,7 +302,7 @@ def _brand_and_indication(
             if m:
                 frame.slots["product_suffix"] = m.group(1).upper()
                 break
-    conds = [c for m in near if (c := m.of_type(frozenset({"Condition"})))]
+    conds = [c for m in near if (c := m.of_type(_CONDITION))]
     if conds:
         frame.slots["indication"] = "|".join(dict.fromkeys(conds))
         return
@@ -311,13 +311,13 @@ def _brand_and_indication(
     # another drug's ("## Amlodipine for hypertension / - Simvastatin: ..."), so the verifier
     # reads it only when it is one of the subject's labelled uses
     for heading in info.heading_mentions[1:]:
-        if outer := [c for m in heading if (c := m.of_type(frozenset({"Condition"})))]:
+        if outer := [c for m in heading if (c := m.of_type(_CONDITION))]:
             frame.slots["heading_indication"] = "|".join(dict.fromkeys(outer))
             break
     # nothing bound in the clause: what the whole answer names ("Sildenafil is used for erectile
     # dysfunction. The usual maximum is 100 mg") — read only to choose between uses whose
     # labelled maxima differ, never to narrow the facts compared
-    named = [c for m in info.document_mentions if (c := m.of_type(frozenset({"Condition"})))]
+    named = [c for m in info.document_mentions if (c := m.of_type(_CONDITION))]
     if named:
         frame.slots["answer_conditions"] = "|".join(dict.fromkeys(named))
     said = [m.text for m in info.document_mentions if eid in m.candidates and _is_brand(m, eid)]
@@ -325,6 +325,7 @@ def _brand_and_indication(
         frame.slots["answer_brands"] = "|".join(dict.fromkeys(said))
 
 
+_CONDITION = frozenset({"Condition"})
 _SUFFIXES = "SR|XL|XR|ER|CR|LA|ODT|DR|IR|CD|ES"
 
 
