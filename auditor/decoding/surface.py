@@ -124,6 +124,8 @@ def edge_value_forms(fact: Fact) -> set[str]:
     sev = fact.qualifiers.get("severity") if fact.predicate == "interactsWith" else None
     if not sev:
         return set()
+    if sev == "caution":
+        return {"caution", "use caution"}
     return (
         {sev} if sev == "contraindicated" else {sev, f"{sev} interaction", f"a {sev} interaction"}
     )

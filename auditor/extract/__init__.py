@@ -136,6 +136,8 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
         if inside(i, f.start, f.end):
             infos[i].frequencies.append(f)
     heading_mentions: dict[str, list[Mention]] = {}
+    heading_asks: dict[str, bool] = {}
+    heading_end: dict[str, int] = {}
     for info in infos:
         check_deadline()
         s = info.sentence
@@ -144,9 +146,21 @@ def _bucket(text: str, sentences: list[Sentence], mentions: list[Mention]) -> li
             info.citations = _named_in_row(info)
         info.identifiers = find_identifiers(s.text, s.start)
         if info.layout.kind == "heading":
-            heading_mentions[info.layout.title] = info.mentions
+            # a heading line split into sentences ("## "I take Tikosyn. Can my doctor add
+            # hydrochlorothiazide?"") names what all its sentences name, and asks if one does
+            title = info.layout.title
+            end = heading_end.get(title)
+            same = end is not None and "\n" not in text[end : s.start]
+            before = heading_mentions.get(title, []) if same else []
+            heading_mentions[title] = [*before, *info.mentions]
+            asked = heading_asks.get(title, False) and same
+            heading_asks[title] = asked or info.layout.question or "?" in s.text
+            heading_end[title] = s.end
         info.heading_mentions = [
             heading_mentions.get(h, []) for h in reversed(info.layout.headings)
+        ]
+        info.heading_questions = [
+            heading_asks.get(h, False) for h in reversed(info.layout.headings)
         ]
     return infos
 

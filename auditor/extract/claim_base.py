@@ -50,6 +50,7 @@ def base_claim(
     ent = kb.entity(eid)
     base = info.sentence.start
     a, b = clause_at(info.text, max(0, anchor - base))
+    a, b = _with_label_body(info, a, b)
     clause = info.text[a:b]
     quals = cr.qualifiers_in(f"{info.header} {clause}" if info.header else clause)
     start, end = _claim_extent(info, anchor)
@@ -95,6 +96,13 @@ def base_claim(
     if reported(info.text, a, anchor - base):
         claim.qualifiers["framing"] = "reported"
     claim.frame = Frame(claim.predicate, not_asserted=_not_asserted(info))
+    if (
+        claim.predicate == "interactsWith"
+        and not claim.negated
+        and "asserts" not in claim.qualifiers
+        and (level := _claimed_severity(clause)) is not None
+    ):
+        claim.qualifiers["claimed_severity"] = level
     if claim.predicate == "interactsWith" and not claim.negated and _EFFECT_DENIED.search(clause):
         # "sertraline does not affect warfarin levels" is true of a pharmacokinetic effect and
         # says nothing of the bleeding risk the graph records: no verdict either way
@@ -120,6 +128,48 @@ _DENIED_USE = re.compile(
     r"(?:FDA[- ])?(?:used|indicated|approved|prescribed|treat\w*|effective|work\w*|help\w*|for)\b",
     re.I,
 )
+
+
+# How strongly a text says two drugs must not meet: "contraindicated" names the label's
+# Contraindications section; "avoid", "never take ... with", "must not be combined" ask for
+# the combination to be avoided. Anything weaker ("interacts", "use caution") claims a link only.
+_CONTRAINDICATED = re.compile(r"(?<![\w-])contraindicat\w*", re.I)
+_AVOIDED = re.compile(
+    r"(?<![\w-])(?:avoid\w*|never\s+(?:be\s+)?(?:take|taken|use|used|combine|combined|mix|mixed)|"
+    r"(?:do|does|must|should|cannot|can)\s*(?:not|n't|n’t)\s+(?:be\s+)?(?:take|taken|use|used|"
+    r"combine|combined|mix|mixed|give|given)\b|shouldn['’]t\s+(?:be\s+)?(?:take|taken|use|used|"
+    r"combine|combined|mix|mixed)|don['’]t\s+(?:take|use|combine|mix))",
+    re.I,
+)
+
+
+def _claimed_severity(clause: str) -> str | None:
+    """``contraindicated`` / ``avoid`` when the clause says the combination is contraindicated
+    or must be avoided; None when it only says the drugs interact."""
+    if _CONTRAINDICATED.search(clause):
+        return "contraindicated"
+    if _AVOIDED.search(clause):
+        return "avoid"
+    return None
+
+
+def _with_label_body(info: SentenceInfo, a: int, b: int) -> tuple[int, int]:
+    """A clause inside a line's label ("- **Alpha-blockers** such as tamsulosin: no special
+    precautions are needed", "Simvastatin and clarithromycin: avoid") says nothing by itself:
+    what the line asserts of the labelled names is the first clause after the colon, so the
+    claim's clause runs on to its end (sentence-relative offsets)."""
+    end = info.layout.label_end
+    if end is None:
+        return a, b
+    body = end - info.sentence.start
+    if not 0 < body < len(info.text) or b > body:
+        return a, b
+    if info.text[b:body].strip(" *_:") or not _CLAUSE_WORD.search(info.text, body):
+        return a, b
+    return a, clause_at(info.text, body)[1]
+
+
+_CLAUSE_WORD = re.compile(r"\s*[*_]*\w")
 
 
 def _not_asserted(info: SentenceInfo) -> str | None:

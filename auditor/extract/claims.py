@@ -24,6 +24,7 @@ from auditor.extract.claim_base import (
     format_quantity,
     subject_for,
 )
+from auditor.extract.classlike import is_class_mention
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import rate_direction
@@ -153,7 +154,7 @@ def claims_for_sentence(
         recalled = memory_hit if (refers_back or not names_a_subject) else None
         if recalled is not None and not refers_back and not memory.recent(index, recalled):
             recalled = None  # no "it"/"the drug": only the previous sentence's topic carries over
-        from_context = False
+        from_context = cued_by_heading = False
         if (
             kind == "entity"
             and memory_hit is not None
@@ -164,6 +165,15 @@ def claims_for_sentence(
             # "Taking it with oxycodone ..." / "Don't take ibuprofen while you're on it":
             # the pronoun is the subject, every named entity an object
             subjects, from_context = [memory_hit], True
+        elif (
+            kind == "entity"
+            and cr.rule.applies_to.relation == "interactsWith"
+            and (topic := _interaction_topic(info, cr, subjects, kb)) is not None
+        ):
+            # "## Viagra (sildenafil) / ### Drugs you must not combine / - **Riociguat** is
+            # also contraindicated": the heading's drug is one party, the line names the other
+            subjects, from_context = [topic], True
+            cued_by_heading = not _COMBINING.search(info.text)
         elif refers_back and recalled is not None and not _named_first(info, subjects):
             # "It has applied since 2019, replacing the Directive": "it" is the subject,
             # later mentions are complements
@@ -176,7 +186,7 @@ def claims_for_sentence(
             elif frame_builder(cr.rule.applies_to.relation, kind) is None:
                 continue
         builder = frame_builder(cr.rule.applies_to.relation, kind)
-        if builder is None and not cr.has_cue(info.cue_text):
+        if builder is None and not (cued_by_heading or cr.has_cue(info.cue_text)):
             continue
         builder = builder or _BUILDERS.get(kind)
         if builder is None:
@@ -206,6 +216,91 @@ def _heading_topic(info: SentenceInfo, types: frozenset[str]) -> tuple[Mention, 
         if found:
             return found[0] if len({e for _, e in found}) == 1 else None
     return None
+
+
+# words that make a line or its heading about combining drugs ("Drug interactions", "Drugs
+# you must not combine", "Medicines to avoid with it"); a line's own "with" or "safe" is too weak
+_COMBINING = re.compile(
+    r"(?<![\w-])(?:interact\w*|combin\w*|together|co-?administ\w*|concomitant\w*|mix\w*|"
+    r"alongside|with\s+(?:it|this\s+(?:drug|medicine|medication)))(?![\w-])",
+    re.I,
+)
+_COMBINING_HEADING = re.compile(
+    r"(?<![\w-])(?:interact\w*|combin\w*|together|mix\w*|avoid\w*|contraindicat\w*|"
+    r"(?:not|never|n't|n’t)\s+(?:to\s+)?(?:take|use|combine|mix)|other\s+(?:drugs|medicines|"
+    r"medications)|(?:drugs|medicines|medications)\s+(?:to|that|you|not))(?![\w-])",
+    re.I,
+)
+# what may stand between the names of one party: a list, examples of a class, brands,
+# "in any form —" ("Nitrates in any form — nitroglycerin, isosorbide mononitrate or dinitrate")
+_GROUP_WORDS = re.compile(
+    r"(?:[\s,;/&*_\"“”'‘’()\[\]—–-]|\b(?:or|and|nor|and/or|like|such|as|including|e\.g|eg|"
+    r"for|example|instance|in|any|form|forms|other|similar|especially|particularly|even|the|"
+    r"all|some|most|certain|drugs?|medicines?|medications?)\b|\.)*",
+    re.I,
+)
+
+
+_COMBINED_WITH = re.compile(
+    r"\b(?:combin\w*|mix\w*|co-?administ\w*|taken|used|given)\s+with\s+(?:[*_]+)?"
+    r"(?!it\b|them\b|this\b|other\b|another\b|any\b|the\s+drug|drugs|medicines)",
+    re.I,
+)
+_ASIDES = re.compile(r"\([^()]*\)|[\"“][^\"“”]{1,30}[\"”]")
+
+
+_ELIDED = re.compile(r"^(.*?\b(?:or|and|nor)\s+)([a-z][a-z-]{2,30})(\b.*)$", re.I | re.S)
+
+
+def _one_party_gap(gap: str) -> bool:
+    """The text between two names of one party: list words, examples, asides — and at most
+    one elided list member right after "or"/"and" ("isosorbide mononitrate or dinitrate")."""
+    gap = _ASIDES.sub(" ", gap)
+    if _GROUP_WORDS.fullmatch(gap):
+        return True
+    m = _ELIDED.match(gap)
+    return bool(m and _GROUP_WORDS.fullmatch(m.group(1)) and _GROUP_WORDS.fullmatch(m.group(3)))
+
+
+def _interaction_topic(
+    info: SentenceInfo, cr: CompiledRule, subjects: list[tuple[Mention, str]], kb: KnowledgeBase
+) -> tuple[Mention, str] | None:
+    """The heading's one drug as the first party of a line that names only the other party
+    (one drug, or a class with its examples), when the line or its heading is about combining
+    drugs. None when the line names two parties itself, a pronoun points elsewhere, the line
+    is itself a heading or question, or the heading is a question or names no single drug (a
+    class is not a topic: "**An interaction that does matter (for a different statin)**")."""
+    if not subjects or not info.layout.assertive or _PRONOUN.search(info.text):
+        return None
+    heading = info.layout.headings[-1] if info.layout.headings else ""
+    asks = next(
+        (q for q, ms in zip(info.heading_questions, info.heading_mentions, strict=False)
+         if any(m.of_type(cr.subject_types) for m in ms)),
+        False,
+    )  # fmt: skip
+    if asks:
+        return None  # "## Can my doctor add hydrochlorothiazide to Tikosyn?": it asks
+    topic = _heading_topic(info, cr.subject_types)
+    if topic is None or topic[1] in {eid for _, eid in subjects} or is_class_mention(topic[0], kb):
+        return None
+    if (w := _COMBINED_WITH.search(info.text)) and not any(
+        m.start - info.sentence.start == w.end() for m, _ in subjects
+    ):
+        return None  # "varenicline or bupropion can be combined with counseling"
+    base = info.sentence.start
+    named = sorted((m for m, _ in subjects), key=lambda m: m.start)
+    if not all(
+        _one_party_gap(info.text[a.end - base : b.start - base])
+        for a, b in itertools.pairwise(named)
+    ):
+        return None  # "Clarithromycin raises simvastatin levels": both parties are named
+    if not (
+        _COMBINING.search(info.text)
+        or _COMBINING_HEADING.search(heading)
+        or _COMBINING_HEADING.search(info.layout.list_header)
+    ):
+        return None
+    return topic
 
 
 def _pronoun_is_subject(info: SentenceInfo, subjects: list[tuple[Mention, str]]) -> bool:

@@ -34,6 +34,7 @@ class SentenceInfo:
     frequencies: list[Frequency] = field(default_factory=list)
     layout: Layout = field(default_factory=lambda: Layout("prose"))
     heading_mentions: list[list[Mention]] = field(default_factory=list)  # innermost first
+    heading_questions: list[bool] = field(default_factory=list)  # innermost first: it asks
     document_mentions: list[Mention] = field(default_factory=list)  # every mention of the text
     previous_text: str = ""  # the sentence before, when in the same paragraph
     asked: str = ""  # the question this sentence answers (the line right before it)

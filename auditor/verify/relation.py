@@ -85,6 +85,9 @@ def verify_relation(claim: Claim, rule: Rule, ctx: Context) -> None:
                 "recorded; absence is not evidence",
             )
         return
+    if links_now and rel == "interactsWith" and (weaker := _weaker_than_claimed(claim, links_now)):
+        unverifiable(claim, weaker, links_now, kb)
+        return
     if links_now:
         support(
             claim, links_now, kb, f"{label_of(kb, subj)} {rel} {label_of(kb, obj)} is in the graph"
@@ -169,6 +172,30 @@ def _verify_unnamed_overruling(claim: Claim, rule: Rule, ctx: Context, subj: str
         "wrong_date",
         rule,
     )
+
+
+# the severities a claimed level needs ("contraindicated" only the label's Contraindications
+# section; "avoid" a contraindication or a major interaction, not a labelled caution)
+_LEVEL_NEEDS = {
+    "contraindicated": frozenset({"contraindicated"}),
+    "avoid": frozenset({"contraindicated", "major"}),
+}
+
+
+def _weaker_than_claimed(claim: Claim, links: list[Fact]) -> str | None:
+    """Why the recorded interaction does not bear the text's level ("X is contraindicated with
+    Y" against a major interaction; "avoid X with Y" against a labelled caution), or None."""
+    level = claim.qualifiers.get("claimed_severity")
+    needs = _LEVEL_NEEDS.get(level or "")
+    if needs is None or any(f.qualifiers.get("severity") in needs for f in links):
+        return None
+    found = sorted({f.qualifiers.get("severity") or "unrated" for f in links})
+    said = (
+        "calls the combination contraindicated"
+        if level == "contraindicated"
+        else "says to avoid the combination"
+    )
+    return f"the text {said}; the graph records a {' / '.join(found)} interaction, not that level"
 
 
 def _curated_case(cid: str, kb: KnowledgeBase) -> bool:

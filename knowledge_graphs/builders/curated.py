@@ -121,7 +121,7 @@ class DrugClassIn(Sourced):
 class InteractionIn(Quoted):
     a: str
     b: str
-    severity: Literal["contraindicated", "major"]
+    severity: Literal["contraindicated", "major", "caution"]
     effect: str | None = None
     # The population or circumstance the label limits the statement to ("patients with
     # diabetes", "renal or hepatic impairment", "oral midazolam"); None = unconditional.
