@@ -187,6 +187,9 @@ def _not_asserted(info: SentenceInfo) -> str | None:
 _ATTRIBUTED = re.compile(
     r"\b(?:myths?|misconceptions?|misbeliefs?|mistakenly|wrongly|falsely|erroneously"
     r"|(?:it\s+is|it's)\s+(?:not\s+true|false|untrue|wrong)\s+that"
+    # "The idea that adults can take 8,000 mg is a myth": a proposition named, not asserted
+    r"|(?:the|a|this|that)\s+(?:(?:common|popular|widespread|old)\s+)?(?:idea|notion|belief|"
+    r"claim|assumption|suggestion|rumou?r)\s+that"
     r"|(?:some|many|a\s+few|several|most|patients|people|users|sources|websites|forums|others"
     r"|rumou?rs?)\s+(?:\w+\s+){0,3}?(?:claim|believe|think|assume|say|suggest|insist)s?"
     r"|if\s+you\s+(?:read|hear|see|saw|heard|were\s+told)|you\s+(?:may|might)\s+(?:have\s+)?"
@@ -194,7 +197,7 @@ _ATTRIBUTED = re.compile(
     re.I,
 )
 _REFUTED_AFTER = re.compile(
-    r"^[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
+    r"[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
     r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b",
     re.I,
 )

@@ -83,8 +83,21 @@ class SubjectMemory:
 
     def __init__(self) -> None:
         self._last: dict[str, tuple[int, Mention, str]] = {}
+        self._quiet: set[int] = set()  # sentences that name nothing, in their topic's paragraph
 
-    def remember(self, index: int, info: SentenceInfo, subject_types: frozenset[str]) -> None:
+    def pass_quietly(self, index: int, info: SentenceInfo) -> None:
+        """A prose sentence that names nothing and goes on the paragraph ("Patients use one
+        120 mg pill every 12 hours.") does not end the topic of the sentence before it."""
+        if not info.mentions and info.previous_text and info.layout.kind == "prose":
+            self._quiet.add(index)  # list items and table rows bind to their headings instead
+
+    def remember(
+        self,
+        index: int,
+        info: SentenceInfo,
+        subject_types: frozenset[str],
+        kb: KnowledgeBase | None = None,
+    ) -> None:
         seen: set[str] = set()
         if _names_only(info, subject_types):
             # "Cetirizine (Zyrtec) Fexofenadine (Allegra) Loratadine": a flattened table's
@@ -95,14 +108,38 @@ class SubjectMemory:
                         self._last.pop(typ, None)
             return
         for m in info.mentions:
+            if kb is not None and self._describes_topic(m, kb):
+                held = self._last[m.types[0]]
+                self._last[m.types[0]] = (index, held[1], held[2])  # the topic stays current
+                seen.add(m.types[0])
+                continue
             for eid, typ in zip(m.candidates, m.types, strict=True):
                 if typ in subject_types and typ not in seen:
                     seen.add(typ)
                     self._last[typ] = (index, m, eid)
 
+    def _describes_topic(self, m: Mention, kb: KnowledgeBase) -> bool:
+        """ "Sertraline / Zoloft — type of serotonin uptake inhibitor; maximum dose is 200 mg":
+        a class name of the drug dictionary describes the drug that is the topic; it does not
+        take the topic's place."""
+        held = self._last.get(m.types[0]) if m.types else None
+        return (
+            held is not None
+            and m.types[0] == "Drug"
+            and is_class_mention(m, kb)
+            and not is_class_mention(held[1], kb)
+        )
+
     def recent(self, index: int, hit: tuple[Mention, str]) -> bool:
-        """The hit was the topic of the previous sentence (or this one)."""
-        return any(m is hit[0] and index - i <= 1 for i, m, _ in self._last.values())
+        """The hit was the topic of the previous sentence (or this one), quiet sentences of
+        its paragraph between them not counted."""
+        for i, m, _ in self._last.values():
+            if m is hit[0]:
+                gap = range(i + 1, index)
+                return index - i <= 1 or (
+                    index - i <= CONTEXT_WINDOW and all(k in self._quiet for k in gap)
+                )
+        return False
 
     def topics(self) -> set[str]:
         return {e for _, _, e in self._last.values()}
@@ -205,7 +242,8 @@ def claims_for_sentence(
             index, memory.topics()
         )  # "In the US it's kept behind the counter.": same topic
     else:
-        memory.remember(index, info, all_subject_types)
+        memory.remember(index, info, all_subject_types, kb)
+        memory.pass_quietly(index, info)
     return _dedupe(out)
 
 

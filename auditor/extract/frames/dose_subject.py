@@ -83,9 +83,24 @@ def bind_subject(  # type: ignore[no-untyped-def]
         scope += [(m, e) for m, e in drugs if m.end <= lay.label_end]
     for m, e in scope:  # every other drug or class beside the subject conditions the dose
         if e != subject_id and e not in binding.rival_ids and not _is_brand_of(m, subject_id):
+            if any(_describes(info, m, sm, kb) for sm, se in drugs if se == subject_id):
+                continue  # "The antidepressant citalopram", "sertraline (an SSRI)": its class
             conditions.append(_label(kb, e, m))
     binding.conditions = tuple(dict.fromkeys([*binding.conditions, *conditions]))
     return binding
+
+
+_APPOSED = re.compile(r"[\s,(*_]*(?:(?:an?|the)\s+)?[\s,(*_]*", re.I)
+
+
+def _describes(info: SentenceInfo, m: Mention, subject: Mention, kb: KnowledgeBase) -> bool:
+    """A class name right beside the subject, with at most an article or a bracket between,
+    names the subject's class ("The antidepressant citalopram", "sertraline (an SSRI)")."""
+    if not is_class_mention(m, kb):
+        return False
+    base = info.sentence.start
+    lo, hi = (m.end, subject.start) if m.end <= subject.start else (subject.end, m.start)
+    return 0 <= hi - lo <= 12 and bool(_APPOSED.fullmatch(info.text[lo - base : hi - base]))
 
 
 def _pick(info, q, own, singles, a, kb) -> Binding:  # type: ignore[no-untyped-def]

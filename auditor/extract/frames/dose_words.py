@@ -25,6 +25,9 @@ _MAX = (
     r"(?:do|does|should|must|can|will|may)\s*(?:not|n't|n’t)\s+(?:\w+\s+){0,2}?"
     r"(?:exceed|go\s+(?:over|above|beyond)|(?:take|use|give|get|have|be\s+given)\s+more\s+than)|"
     r"(?:never|don't|don’t)\s+(?:\w+\s+){0,2}?(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
+    # "At no time should adults exceed 240 mg a day", "under no circumstances take more than"
+    r"(?:at\s+no\s+time|under\s+no\s+circumstances?|in\s+no\s+case)\s+(?:\w+\s+){0,3}?"
+    r"(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
     # "should not give citalopram at doses that exceed", "should no longer be used at doses
     # greater than": a bound on every dose given
     r"(?:should|must|do|does)\s*(?:not|n't|n’t|no\s+longer)\s+(?:be\s+)?"
@@ -47,7 +50,8 @@ _ROLES: tuple[tuple[str, str], ...] = (
     ("adjusted", r"reduc\w*|lower(?:ed|ing)?\s+(?:the\s+)?dose|decreas\w*|halv\w*|adjust\w*"),
     ("loading", r"loading"),
     ("usual", r"usual(?:ly)?|typical(?:ly)?|common(?:ly)?|standard|normal|average|"
-     r"(?<!maximum\s)(?<!max\s)recommended\s+(?:\w+\s+)?dose|dosed\s+at|regimen|"
+     r"(?<!maximum\s)(?<!max\s)recommended\s+(?!(?:maximum|max|highest|top|upper)\b)(?:\w+\s+)?"
+     r"dose|dosed\s+at|regimen|"
      # "use" the verb, not the noun of "for over-the-counter use and 16 mg/d for ..."
      r"take[sn]?|taking|give[sn]?|used|uses|use(?!\s+(?:and|or|&)\b)(?!\s*[,;)])|"
      r"administer\w*|prescribed|directions?"),

@@ -61,12 +61,13 @@ _NOT_BEFORE = re.compile(
     re.I,
 )
 _NOT_AFTER = re.compile(
-    r"^\s*(?:apart|later|per|a\s+day|of\s+(?:treatment|therapy|use)|course|supply|"
+    r"\s*(?:apart|later|per|a\s+day|of\s+(?:treatment|therapy|use)|course|supply|"
     r"half-?li(?:fe|ves))\b",
     re.I,
 )
+_WITHIN = re.compile(r"\bwithin\s+(?:the\s+(?:last|past)\s+)?$", re.I)
 _FOR_WASHOUT = re.compile(
-    r"^\s*(?:after|since|of|following)\s+(?:stopping|discontinuing|quitting|(?:the|your|their)\s+last)",
+    r"\s*(?:after|since|of|following)\s+(?:stopping|discontinuing|quitting|(?:the|your|their)\s+last)",
     re.I,
 )
 # "discontinued for at least 5 weeks": a "for" interval that says how long a drug is off
@@ -80,7 +81,7 @@ _STOPPED_BEFORE = re.compile(
     r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+(?:\s+of)?|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
     r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
     r"\b(?:have|has|had|'ve)\s+(?:been\s+)?(?:taken|taking|used|using|on))"
-    r"\s+(?:(?:the|an?|your|any|their|all)\s+)?$",
+    r"\s+(?:(?:the|an?|your|any|their|all|another|other|a\s+different)\s+)?$",
     re.I,
 )
 _STOPPED_AFTER = re.compile(
@@ -92,7 +93,19 @@ _STOPPED_AFTER = re.compile(
 _STARTED_BEFORE = re.compile(
     r"(?:\bstart(?:s|ed|ing)?|\bbegin(?:s|ning)?|\binitiat\w+(?:\s+of)?|\brestart\w*|\bfirst(?:\s+dose\s+of)?|"
     r"\bswitch(?:ing|ed)?\s+to|\bto|\bonto|\badd(?:ing)?|\bgiv(?:e|ing)|\badminister(?:ing)?)"
-    r"\s+(?:(?:the|an?|your|any)\s+)?$",
+    r"\s+(?:(?:the|an?|your|any|another|other|a\s+different)\s+)?$",
+    re.I,
+)
+# "No nitrates can be administered for 48 hours after the last dose": the drug given after
+_STARTED_AFTER = re.compile(
+    r"\s*(?:(?:can|may|should|must|could|is\s+to|are\s+to)\s*(?:not|n't|n’t)?\s+)?be\s+"
+    r"(?:administered|given|started|initiated|begun|introduced)\b",
+    re.I,
+)
+# "another antidepressant, such as an SSRI": an example stands where its class stands
+_EXAMPLE_LEAD = re.compile(
+    r"[\s,(]*(?:such\s+as|like|e\.g\.,?|including|for\s+example,?|especially)\s+"
+    r"(?:(?:the|an?|any)\s+)?$",
     re.I,
 )
 
@@ -254,8 +267,10 @@ def _named_in_header(header: str, kb: KnowledgeBase) -> tuple[str, str, int] | N
 def _not_a_wait(text: str, m: re.Match[str]) -> bool:
     """ "every 12 hours", "a half-life of 5 days", "for 7 days", "4 hours apart" — but "for 2
     weeks after stopping the MAOI" is a wait."""
-    if _NOT_AFTER.match(text, m.end()):
-        return True
+    if (after := _NOT_AFTER.match(text, m.end())) and not (
+        after.group(0).lstrip().startswith("of") and _WITHIN.search(text, 0, m.start())
+    ):
+        return True  # but "within 2 weeks of use" of an MAOI is a wait
     lead = _NOT_BEFORE.search(text[max(0, m.start() - 40) : m.start()])
     if lead is None:
         return False
@@ -329,9 +344,18 @@ def _marked_pair(
     stopped and the one started ("between discontinuing venlafaxine and starting phenelzine
     to avoid serotonin syndrome"); empty unless exactly one of each is marked."""
     roles: dict[str, list[str]] = {"stop": [], "start": []}
-    for e, (mm, _) in distinct.items():
+    ordered = sorted(distinct.items(), key=lambda x: x[1][0].start)
+    marked: dict[str, str] = {}
+    for k, (e, (mm, _)) in enumerate(ordered):
         r = _role(text, mm, base, lo)
+        if r is None and k and _EXAMPLE_LEAD.fullmatch(text, ordered[k - 1][1][0].end - base,
+                                                        mm.start - base):  # fmt: skip
+            head = ordered[k - 1][0]
+            r = marked.get(head)
+            if r is not None:  # the example replaces its class
+                roles[r].remove(head)
         if r is not None:
+            marked[e] = r
             roles[r].append(e)
     if len(roles["stop"]) != 1 or len(roles["start"]) != 1:
         return {}
@@ -343,7 +367,7 @@ def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
     after = text[m.end - base : m.end - base + 40]
     if _STOPPED_BEFORE.search(before) or _STOPPED_AFTER.match(after):
         return "stop"
-    if _STARTED_BEFORE.search(before):
+    if _STARTED_BEFORE.search(before) or _STARTED_AFTER.match(after):
         return "start"
     return None
 
