@@ -67,7 +67,11 @@ class ServiceMiddleware:
                     (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"
                 ]
                 message["headers"] = [*hdrs, (b"x-request-id", request_id.encode())]
-            await send(message)
+            # a response that has started is finished: a time limit that fires between its
+            # start and its body (a blocking handler returning late) must not leave the client
+            # a 200 with an empty body
+            with anyio.CancelScope(shield=True):
+                await send(message)
 
         async def reply(resp: Any) -> None:
             if status[0] == 0:
