@@ -283,8 +283,9 @@ def _names_any(words: set[str], text: str) -> bool:
 def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
     """A maximum the label sets for one use ("40 mg once daily" of tadalafil for pulmonary
     arterial hypertension) supports a claim that names no use only when no other use, over the
-    same period, has another maximum (20 mg for erectile dysfunction) — or when the text names
-    the product whose label that use is, or the answer names that use and no other."""
+    same period, has another labelled dosing (20 mg for erectile dysfunction; a usual regimen
+    only) — or when the text names the product whose label that use is, or the answer names
+    that use and no other."""
     use = f.qualifiers.get("indication")
     if not use:
         return True
@@ -293,9 +294,13 @@ def _use_ok(f: Fact, pool: list[Fact], claim: Claim, kb: KnowledgeBase) -> bool:
     if _names_any(_brands(f), said):
         return True
     per = f.qualifiers.get("per") or "day"
+    # another use counts with any labelled dosing of its own — a maximum, or only a usual or
+    # individualised regimen whose maximum the graph does not hold (REVATIO 20 mg three times
+    # a day beside VIAGRA's 100 mg)
+    regimens = [o for o in kb.facts_about(f.subject, "maxDose") if o not in pool]
     others = [
         o
-        for o in pool
+        for o in [*pool, *regimens]
         if (o.qualifiers.get("per") or "day") == per
         and o.qualifiers.get("indication")  # another use; another product is _level_ok's
         and not _stems(o.qualifiers["indication"]) & _stems(use)
