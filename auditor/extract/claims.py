@@ -833,6 +833,21 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     if stop is not None:  # "overruled Roe's scheme but left Casey's test in place"
         after = [s for s in after if s[0].start < base + stop.start()]
     recalled = subjects[0] if from_context else None
+    after_all = [s for s in info.mentions_of(cr.subject_types) if s[0].start >= base + cue.end()]
+    pronoun_pair = (
+        (recalled, after_all[0])
+        if recalled is not None
+        and after_all
+        and _OVERRULED_IT_IN.match(info.text[cue.end() : after_all[0][0].start - base])
+        else None
+    )
+    if recalled is not None and not _CASE_REFERENCE.search(
+        info.text[_clause_start(info.text, cue.start()) : cue.start()]
+    ):
+        # "The Court has overturned Roe and Casey in its decision in the Dobbs case": the
+        # pronoun after the verb is the Court's; a recalled case takes part only when the
+        # overruling verb's own subject points back to it ("It was overruled by ...")
+        recalled = None
     passive = bool(
         re.match(r"\w*\s+by\b", info.text[cue.start() : cue.start() + 20], re.I)
     ) or bool(
@@ -859,6 +874,8 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
             # "the Court overturned Plessy v. Ferguson in Brown v. Board of Education"
             overruling_list = [after[split]]
             pairs = [(a, after[split]) for a in after[:split]]
+    if pronoun_pair is not None:
+        pairs, recalled = [pronoun_pair], pronoun_pair[0]
     if not pairs:
         out += _unnamed_overrulings(info, cr, kb, domain, cue, passive, before, after, recalled)
     for overruled_case, overruling_case in pairs:
@@ -1001,6 +1018,18 @@ _COURT_AGENT = re.compile(
 )
 
 
+_CASE_REFERENCE = re.compile(
+    r"\b(?:it|(?:this|that|the|its)\s+(?:same\s+)?(?:case|decision|ruling|opinion|holding|"
+    r"precedent))\b",
+    re.I,
+)
+# "the Court overruled it in Lawrence v. Texas": the pronoun right after the verb is the
+# overruled case, the case after "in" the overruling one
+_OVERRULED_IT_IN = re.compile(
+    r"\s+it\s+in\s+(?:the\s+|its\s+)?(?:(?:decision|ruling|case)\s+(?:in\s+|of\s+)?)?[*_]*$", re.I
+)
+
+
 def _unnamed_overrulings(info, cr, kb, domain, cue, passive, before, after, recalled):  # type: ignore[no-untyped-def]
     """Claims that a case was overruled (at the one date the sentence gives, if any) when the
     text names no overruling decision: "X was overturned in 2022" (a passive with no agent,
@@ -1123,8 +1152,9 @@ def _clause_start(text: str, at: int) -> int:
 # "overturned Plessy v. Ferguson in Brown v. Board of Education", "overruled Austin and part
 # of McConnell in its decision in Citizens United": the case after "in" is the overruling one
 _IN_CASE = re.compile(
-    r"[\s*_]*(?:\(\d{4}\)[\s*_]*)?,?\s+in\s+(?:the\s+|its\s+|a\s+)?(?:\d{4}\s+)?(?:landmark\s+)?"
-    r"(?:(?:decision|ruling|opinion|case)\s+(?:in\s+|of\s+)?)?[*_]*$",
+    r"[\s*_]*(?:\(\d{4}\)[\s*_]*)?(?:\s+(?:rulings?|decisions?|cases|precedents?|holdings?))?"
+    r",?\s+in\s+(?:the\s+|its\s+|a\s+)?(?:\d{4}\s+)?(?:landmark\s+)?"
+    r"(?:(?:decision|ruling|opinion|case)\s+(?:in\s+|of\s+)?(?:the\s+)?)?[*_]*$",
     re.I,
 )
 
