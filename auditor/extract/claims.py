@@ -151,6 +151,12 @@ class SubjectMemory:
             for t, (i, m, e) in self._last.items()
         }
 
+    def live_topics(self, index: int) -> set[str]:
+        """The topics still within reach of a back-reference at ``index``; an "it" does not
+        revive a topic left behind sections ago (an ECB rate named before "# The Fed's two
+        emergency cuts in March 2020")."""
+        return {e for i, _, e in self._last.values() if index - i <= CONTEXT_WINDOW}
+
     def recall(self, index: int, types: Iterable[str]) -> tuple[Mention, str] | None:
         """The most recent topic of one of ``types``; within a sentence, the first mention."""
         hits = [h for t in types if (h := self._last.get(t)) and index - h[0] <= CONTEXT_WINDOW]
@@ -239,7 +245,7 @@ def claims_for_sentence(
         memory.touch(index, from_memory)  # a sentence about the recalled topic keeps it current
     elif not names_a_subject and (refers_back or _PRONOUN.search(info.text)):
         memory.touch(
-            index, memory.topics()
+            index, memory.live_topics(index)
         )  # "In the US it's kept behind the counter.": same topic
     else:
         memory.remember(index, info, all_subject_types, kb)
