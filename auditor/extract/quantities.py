@@ -204,6 +204,13 @@ def find_quantities(text: str) -> list[Quantity]:
             add(_measure(text, m.start(), m.end("u1"), m.group("n1"), None, m.group("u1"), None))
             pos = m.start("n2")
             continue
+        if _change_from_to(text, m):
+            # "cut its rate from 4.00% to 3.75%": the old value, then the new one, not a range
+            first_end = m.end("u1") if m.group("u1") else m.end("n1")
+            u = m.group("u1") or m.group("u2")
+            add(_measure(text, m.start(), first_end, m.group("n1"), None, u, None))
+            pos = m.start("n2")
+            continue
         add(_from_measure(text, m))
         pos = m.end()
     found.sort(key=lambda q: q.start)
@@ -251,6 +258,41 @@ _BETWEEN_LEAD = re.compile(r"\bbetween\s+$", re.I)
 
 
 _MOVE_UNITS = frozenset({"bp", "percentage_points"})
+_FROM_LEAD = re.compile(r"(?<![\w-])from\s*$", re.I)
+_RANGE_FROM = re.compile(r"\b(?:rang\w*|var(?:y|ies|ied|ying)|spann?\w*|anywhere)\s+from\s*$", re.I)
+_TO_SEP = re.compile(r"\s*to\s*", re.I)
+_CHANGE_VERB = re.compile(
+    r"\b(?:reduc|lower|decreas|cut|rais|increas|chang|drop|dropp|fell|fall|rose|rise|rising|"
+    r"lift|hik|trim|slash|boost|titrat|taper|step|moved?|moving|brought|bring|tighten|eas|"
+    r"adjust|went|go(?:es|ing)?|climb|jump|slid|slip|push|pull|shift|revis|upgrad|downgrad|"
+    r"escalat|de-?escalat|halv|doubl|tripl)\w*",
+    re.I,
+)
+_CLAUSE_START = re.compile(r"[.;:!?\n]|\b(?:and|but|while|whereas|which|who)\b", re.I)
+
+
+def _change_from_to(text: str, m: re.Match[str]) -> bool:
+    """ "cut its deposit rate from 4.00% to 3.75%", "raised from 5.25% to 5.50%": a change
+    from an old value to a new one — two values, not a range. "ranging from 2 to 4 mg" and
+    "doses from 50 to 200 mg" (rising, with no change verb) stay ranges."""
+    if m.group("n3") or m.group("n2") is None:
+        return False
+    start = m.start()
+    lead = text[max(0, start - 160) : start]
+    if not _FROM_LEAD.search(lead) or _RANGE_FROM.search(lead):
+        return False
+    sep_end = m.start("n2")
+    sep_start = m.end("u1") if m.group("u1") else m.end("n1")
+    if not _TO_SEP.fullmatch(text, sep_start, sep_end):
+        return False
+    try:
+        falling = _num(m.group("n1")) > _num(m.group("n2"))
+    except ValueError:
+        falling = False
+    if falling:
+        return True
+    cut = max((c.end() for c in _CLAUSE_START.finditer(lead)), default=0)
+    return bool(_CHANGE_VERB.search(lead, cut))
 
 
 def _move_then_level(m: re.Match[str]) -> bool:

@@ -336,7 +336,11 @@ def _direction(claim: Claim, rule: Rule, ctx: Context, pool: list[Fact]) -> None
     comparable labelled maximum; otherwise it is not judged (the graph holds maxima only)."""
     kb, q = ctx.kb, claim.quantity
     assert q is not None
-    if pool and all(_above(f, claim) for f in pool):
+    if not pool:
+        unverifiable(claim, f"a dosing direction ({claim.object}); the graph has no daily "
+                     f"maximum of {label_of(kb, claim.subject or '')} to compare it with")  # fmt: skip
+        return
+    if all(_above(f, claim) for f in pool):
         shown = "; ".join(value_text(f) for f in pool[:3])
         contradict(claim, pool, kb, f"the stated regimen gives {claim.object}, above the "
                    f"labelled maximum ({shown})", "numeric_error", rule)  # fmt: skip

@@ -14,6 +14,7 @@ role ``maximum`` (checked against the label).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from auditor.extract.assertion import non_assertion
@@ -69,6 +70,9 @@ def _claim(
         n = w.doses_per_day(info.text[q.end - base : q.end - base + 30])
         if n is not None:  # "400 mg twice daily": checked only against the daily maximum
             role = frame.role = "direction"
+    if (every := _repeated_every(info, q, role, trigger)) is not None:
+        role = frame.role = "direction"
+        q = _interval_total(q, every, frame)
     q = _daily_total(info, q, role, frame)
     claim = base_claim(info, cr, b.subject, kb, domain, format_quantity(q), None, q.start)
     claim.quantity = q
@@ -106,6 +110,69 @@ def _claim(
 
 
 _DIRECTIONS = frozenset({"usual", "per_dose", "maintenance"})
+
+# "1,000 mg every 2 hours", "0.6 mg every hour until the pain goes away", "q4h": a dose
+# repeated at a fixed interval of hours (a range's longer interval: "every 4 to 6 hours" is
+# read as every 6, the fewest doses it allows)
+_EVERY_HOURS = re.compile(
+    r"[\s*_,)]*(?:of\s+\w+\s+)?(?:(?:every|each)\s+(?:(?P<n>\d{1,2})(?:\s*(?:to|-|–|or)\s*"
+    r"(?P<m>\d{1,2}))?\s*|(?P<one>one\s+)?)(?:h|hrs?|hours?)\b|q\s*(?P<q>\d{1,2})\s*h\b|"
+    r"(?P<hourly>hourly)\b)",
+    re.I,
+)
+# the sentence bounds the repeats itself: a maximum, a count of doses, a daily total
+_BOUNDED = re.compile(
+    rf"(?<!\w)(?:{w._MAX})|\b(?:\d+|one|two|three|four|five|six|eight)\s+(?:doses|times)\b|"
+    r"\b(?:in|per|within|over)\s+(?:a|any|one)?\s*24[\s-]*hours?|\b(?:per|a|each)\s+day\b|\bdaily\b|/\s*day\b|\bx\s*\d|\bfor\s+(?:up\s+to\s+)?"
+    r"(?:\d+|one|two|three|a)\s+(?:doses?|hours?)\b",
+    re.I,
+)
+
+
+def _repeated_every(info: SentenceInfo, q: Quantity, role: str, trigger: str) -> int | None:
+    """The interval in hours (one that divides a day) at which the text repeats a dose — a
+    direction or permission with no bound of its own in the sentence — or None. "Adults can
+    take 1,000 mg every 2 hours" gives 12 doses, 12,000 mg, in 24 hours."""
+    if not (
+        role in _DIRECTIONS
+        or role == "permitted"
+        or (role == "titration" and trigger.lower() == "then")
+    ):
+        return None
+    base = info.sentence.start
+    m = _EVERY_HOURS.match(info.text, q.end - base - _period_len(info, q))
+    if m is None:
+        return None
+    hours = int(m.group("m") or m.group("n") or m.group("q") or 1)
+    if hours < 1 or 24 % hours:
+        return None
+    rest = info.text[: q.start - base] + " " + info.text[m.end() :]
+    if _BOUNDED.search(rest):
+        return None
+    return hours
+
+
+def _period_len(info: SentenceInfo, q: Quantity) -> int:
+    """How much of the quantity's own text is its period ("every 2 hours" read into it)."""
+    if q.per is None:
+        return 0
+    base = info.sentence.start
+    own = info.text[q.start - base : q.end - base]
+    m = re.search(r"\s*(?:every|each|per|/|q)\b.*$|\s*q\d.*$", own, re.I)
+    return len(own) - m.start() if m else 0
+
+
+def _interval_total(q: Quantity, hours: int, frame: Frame) -> Quantity:
+    n = 24 // hours
+    frame.slots["period"] = "day"
+    frame.slots["doses_per_day"] = str(n)
+    frame.slots["interval"] = f"every {hours} hour{'s' if hours > 1 else ''}"
+    return replace(
+        q,
+        value=q.value * n,
+        value_max=q.value_max * n if q.value_max is not None else None,
+        per="day",
+    )
 
 
 def _daily_total(info: SentenceInfo, q: Quantity, role: str, frame: Frame) -> Quantity:

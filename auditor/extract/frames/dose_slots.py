@@ -107,6 +107,8 @@ def role_of(
         return "studied", "studied", "clause"
     if m := w.APPOSED_MAXIMUM.match(info.text, q.end - base):
         return "maximum", m.group(0).strip(" ,;–—-"), "clause"
+    if m := w.CHANGED_MAXIMUM.search(info.text, a, q.start - base):
+        return ("maximum" if m.group("old") else "former"), m.group(0).strip(), "clause"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
     nxt = min((x.start - base for x in info.quantities if q.end <= x.start and x.start - base < b
@@ -302,7 +304,7 @@ def _brand_and_indication(
             if m:
                 frame.slots["product_suffix"] = m.group(1).upper()
                 break
-    conds = [c for m in near if (c := m.of_type(_CONDITION))]
+    conds = [c for m in near if (c := m.of_type(_CONDITION)) and not _effect_named(info, m)]
     if conds:
         frame.slots["indication"] = "|".join(dict.fromkeys(conds))
         return
@@ -326,6 +328,22 @@ def _brand_and_indication(
 
 
 _CONDITION = frozenset({"Condition"})
+# "until ... you develop diarrhea", "can cause nausea", "the risk of bleeding": a condition the
+# dose may bring about, not the use it is given for
+_EFFECT_LEAD = re.compile(
+    r"\b(?:develop(?:s|ed|ing)?|get|gets|experienc\w*|caus\w*|trigger\w*|lead(?:s|ing)?\s+to|"
+    r"risk\s+of|side[- ]effects?|adverse|until|signs?\s+of|symptoms?\s+of|toxicity|overdose|"
+    r"such\s+as\s+(?:nausea|diarrh))\b(?:\s+\w+){0,3}?\s*$",
+    re.I,
+)
+
+
+def _effect_named(info: SentenceInfo, m: Mention) -> bool:
+    """The condition ``m`` is named as an effect of the drug, not as its use."""
+    start = m.start - info.sentence.start
+    return bool(_EFFECT_LEAD.search(info.text, max(0, start - 40), start))
+
+
 _SUFFIXES = "SR|XL|XR|ER|CR|LA|ODT|DR|IR|CD|ES"
 
 

@@ -132,6 +132,22 @@ _MAX_SUBJECT = re.compile(
 )
 
 
+_MAX_DOSE_NP = (
+    r"\b(?:the|its|a|their)\s+(?:(?:recommended|labell?ed|approved|daily|total|adult)\s+){0,2}"
+    r"max(?:imum|imal)?\s+(?:\w+\s+){0,3}?doses?\b(?:\s+(?:of|for)\s+[\w -]{1,40}?)?"
+)
+_CHANGE_VERB = r"(?:reduc|lower|decreas|rais|increas|chang|revis|adjust|halv|updat|cut)\w*"
+# "The maximum daily dose of citalopram has been reduced from 60 mg to 40 mg", "the FDA lowered
+# the maximum dose from 60 to 40 mg": a maximum that was changed — the value after "to" is the
+# maximum now, the one after "from" a former maximum (``old`` set for the value after "to")
+CHANGED_MAXIMUM = re.compile(
+    rf"(?:{_MAX_DOSE_NP}\s+(?:(?:has|have|had)\s+)?(?:been|was|were)\s+"
+    rf"(?:(?:later|since|subsequently|officially|recently)\s+)?{_CHANGE_VERB}"
+    rf"|\b{_CHANGE_VERB}\s+{_MAX_DOSE_NP})"
+    r"\s+from\s+(?P<old>[^.;:]{1,40}?\s+to\s*)?$",
+    re.I,
+)
+
 # "it can be increased (in steps) up to 20 mg": the ceiling the titration may reach
 _PERMITTED_STEP = re.compile(
     r"\b(?:can|may|could)\s+(?:then\s+|gradually\s+|slowly\s+)?be\s+(?:increased|raised|"
@@ -209,6 +225,8 @@ ROLE_REASON = {
     "maintenance": "a maintenance dose; the graph records maximum doses",
     "per_dose": "a single dose or dosing direction; the graph records maximum doses",
     "adjusted": "an adjusted dose; the graph records maximum doses",
+    "former": "a former maximum (the sentence says it was changed); the graph records the "
+    "current one",
     "loading": "a loading dose; the graph records maximum doses",
     "studied": "a dose a study tried, not a labelled maximum",
 }
@@ -387,6 +405,7 @@ DRUG_COLUMN = re.compile(
     re.I,
 )
 __all__ = [
+    "CHANGED_MAXIMUM",
     "ROLE_REASON",
     "fact_population",
     "formulation_spans",
