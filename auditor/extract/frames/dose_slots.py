@@ -331,9 +331,8 @@ _CONDITION = frozenset({"Condition"})
 # "until ... you develop diarrhea", "can cause nausea", "the risk of bleeding": a condition the
 # dose may bring about, not the use it is given for
 _EFFECT_LEAD = re.compile(
-    r"\b(?:develop(?:s|ed|ing)?|get|gets|experienc\w*|caus\w*|trigger\w*|lead(?:s|ing)?\s+to|"
-    r"risk\s+of|side[- ]effects?|adverse|until|signs?\s+of|symptoms?\s+of|toxicity|overdose|"
-    r"such\s+as\s+(?:nausea|diarrh))\b(?:\s+\w+){0,3}?\s*$",
+    r"\buntil\b[^.;:]{0,50}$|\b(?:(?:can|may|could|will|might)\s+cause|causing|lead(?:s|ing)?\s+to|"
+    r"side[- ]effects?|adverse|toxicity|overdose)\b(?:\s+\w+){0,3}?\s*$",
     re.I,
 )
 
