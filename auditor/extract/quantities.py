@@ -130,7 +130,9 @@ _BETWEEN = re.compile(
     re.IGNORECASE,
 )
 _PERIOD = re.compile(
-    r"^\s*(?:of\s+\w+(?:\s+\w+)?\s+)?(?:(?:per|a|an|each|every|/|in\s+(?:a|any|one)?)\s*"
+    # "of ibuprofen every 6 hours", but not "of sildenafil twice a day" (a count of doses)
+    r"^\s*(?:of\s+\w+(?:\s+(?!(?:once|twice|thrice|two|three|four|five|six)\b)\w+)?\s+)?"
+    r"(?:(?:per|a|an|each|every|/|in\s+(?:a|any|one)?)\s*"
     r"(?P<n>\d+)?(?:\s*(?:to|-|–)\s*\d+)?[\s-]*(?P<u>day|days|24[\s-]*hours?|24[\s-]*hour\s+period|hours?|hrs?|week|weeks|"
     r"minutes?|mins?)\b|(?P<adv>daily|weekly|once\s+daily|once\s+weekly|/d\b|/day\b|/wk\b))",
     re.IGNORECASE,

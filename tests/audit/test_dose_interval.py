@@ -57,3 +57,18 @@ def test_an_effect_is_not_the_doses_use(auditor_obj):
     assert claims and all("indication" not in c.qualifiers for c in claims), [
         c.qualifiers for c in claims
     ]
+
+
+def test_dose_of_named_drug_twice_a_day_is_a_daily_total(auditor_obj):
+    # "100 mg of sildenafil twice a day": "of sildenafil twice" was read as a period ("a day"),
+    # so the regimen became 100 mg per day; VIAGRA: at most 100 mg, once per day
+    claims = {c.object: c for c in _dose(auditor_obj, "Most people can take 100 mg of sildenafil "
+                                         "twice a day.")}  # fmt: skip
+    assert "200 mg per day" in claims, list(claims)
+    assert claims["200 mg per day"].verdict == "contradicted"
+
+
+def test_dose_of_named_drug_three_times_a_day_within_the_maximum(auditor_obj):
+    claims = _dose(auditor_obj, "Adults can take 400 mg of ibuprofen three times a day.")
+    assert [c.object for c in claims] == ["1200 mg per day"]
+    assert claims[0].verdict == "unverifiable"

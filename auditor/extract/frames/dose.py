@@ -66,8 +66,8 @@ def _claim(
     frame = Frame("max_dose", role=role, trigger=trigger)
     frame.slots["bound_by"] = b.source
     fill_slots(frame, cr, info, q, b.subject)
-    if role in _DIRECTIONS and q.per is None:
-        n = w.doses_per_day(info.text[q.end - base : q.end - base + 30])
+    if (role in _DIRECTIONS or role == "permitted") and q.per is None:
+        n = w.doses_per_day(info.text[q.end - base : q.end - base + 48])
         if n is not None:  # "400 mg twice daily": checked only against the daily maximum
             role = frame.role = "direction"
     if (every := _repeated_every(info, q, role, trigger)) is not None:
@@ -181,7 +181,7 @@ def _daily_total(info: SentenceInfo, q: Quantity, role: str, frame: Frame) -> Qu
     if role not in {"maximum", "direction"} or q.per is not None:
         return q
     base = info.sentence.start
-    n = w.doses_per_day(info.text[q.end - base : q.end - base + 30])
+    n = w.doses_per_day(info.text[q.end - base : q.end - base + 48])
     if n is None:
         return q
     frame.slots["period"] = "day"

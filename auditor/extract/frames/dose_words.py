@@ -175,7 +175,7 @@ def titration_target(tail: str) -> bool:
 
 
 _TIMES = re.compile(
-    r"^[\s*_,]*(?:(?P<n>once|twice|three\s+times|four\s+times|(?P<d>\d)\s*times)\s+(?:a|per|each)\s+day|"
+    r"^[\s*_,]*(?:of\s+[a-z]\w+\s+)?(?:(?P<n>once|twice|three\s+times|four\s+times|(?P<d>\d)\s*times)\s+(?:a|per|each)\s+day|"
     r"(?P<n2>once|twice|three\s+times|four\s+times)\s+daily|(?P<abbr>b\.?i\.?d|t\.?i\.?d|q\.?i\.?d)\b|"
     r"every\s+(?P<h>\d+)\s*(?:h|hrs?|hours?)\b|q(?P<qh>\d+)h\b)",
     re.I,
