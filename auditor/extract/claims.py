@@ -858,7 +858,8 @@ def _overrule_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
         re.match(r"\w*\s+by\b", info.text[cue.start() : cue.start() + 20], re.I)
     ) or bool(
         re.search(
-            r"\b(?:was|were|been|be|is|are)\s+(?:later\s+|eventually\s+|expressly\s+|partly\s+)?$",
+            # "was later / formally / expressly / in part overruled"
+            r"\b(?:was|were|been|be|is|are)\s+(?:(?:\w+ly|later|since|then|now|in\s+part)\s+){0,2}$",
             info.text[max(0, cue.start() - 30) : cue.start()],
             re.I,
         )

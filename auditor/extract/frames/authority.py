@@ -27,8 +27,14 @@ _UNDER = re.compile(
     re.I,
 )
 _GOVERNS_AFTER = re.compile(
-    r"^[*_’']*(?:s\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:holds|provides|establishes|allows|permits|requires|"
-    r"governs|controls|bars|prohibits|forbids|mandates|remains|continues|says|makes\s+clear)\b",
+    r"^[*_’']*(?:s\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:(?:still|also|now|today|generally)\s+)?"
+    r"(?:holds|provides|establishes|allows|permits|requires|"
+    r"governs|controls|bars|prohibits|forbids|mandates|says|makes\s+clear|"
+    # "remains good law", not "remains useful for describing the two prongs"
+    r"(?:remains|continues)(?!\s+(?:(?:\w+ly\s+)?(?:useful|relevant|instructive|helpful|"
+    r"important|influential|cited|famous|notable|significant|controversial)\b))|"
+    r"protects|guarantees|recogni[sz]es|entitles|affords|shields|guides|applies|supplies|sets\s+out|"
+    r"lays\s+out)\b",
     re.I,
 )
 _PRESENT = re.compile(
@@ -92,8 +98,15 @@ def authority_claims(  # type: ignore[no-untyped-def]
         clause_before = re.split(r"[;:]|\.\s|\bbut\b|\bwhile\b|\bwhereas\b", text[:s])[-1]
         verbs = f"{clause_before} {clause_after[:120]}"
         relied = bool(
-            (_UNDER.search(lead) and _PRESENT.search(verbs)) or _GOVERNS_AFTER.match(text[e : e + 40])
-        )  # fmt: skip
+            (_UNDER.search(lead) and _PRESENT.search(verbs))
+            or _GOVERNS_AFTER.match(text[e : e + 40])
+            # "Chevron U.S.A. v. NRDC, 467 U.S. 837 (1984), still requires courts to defer"
+            or (
+                tail_start > e
+                and _GOVERNS_AFTER.match(text[tail_start : tail_start + 40])
+                and not _names_overruler(info, eid, kb)  # an answer that tells the overruling
+            )
+        )
         cite_only = _CITATION_SENTENCE.match(text[:s]) and not text[tail_start:].strip(" .*_")
         if not relied and cite_only and info.previous_text:
             # "Any waiver ... is invalid. *Michigan v. Jackson*, 475 U.S. 625 (1986)." — a
