@@ -115,7 +115,26 @@ def non_assertion(
         return "a worked example or hypothetical"
     if _PROJECTION.search(_FULFILLED.sub(" ", lead)):
         return "a projection or forecast"
+    if indirect_question(text):
+        return "an indirect question, not an assertion"
     return None
+
+
+def indirect_question(text: str) -> bool:
+    """The sentence reports a question instead of answering it ("People on warfarin often ask
+    whether ibuprofen is okay")."""
+    return bool(_INDIRECT_QUESTION.search(text))
+
+
+# "People on warfarin often ask whether ibuprofen is okay", "many wonder if ...": the clause
+# reports a question, it does not answer it
+_INDIRECT_QUESTION = re.compile(
+    r"\b(?:people|patients|many|some|you|they|users|readers|customers|clients|others|parents|"
+    r"men|women|folks|consumers)\b(?:\s+\w+){0,3}?\s+(?:ask(?:s|ed)?|wonder(?:s|ed)?|"
+    r"(?:are|were|is|feel)\s+(?:often\s+)?(?:unsure|not\s+sure|uncertain|curious)|want\s+to\s+know)"
+    r"\s+(?:\w+\s+){0,2}?(?:whether|if)\b",
+    re.I,
+)
 
 
 _HEADLINE = (
@@ -233,6 +252,7 @@ __all__ = [
     "denial_trigger",
     "example_scope",
     "headline",
+    "indirect_question",
     "is_negated",
     "non_assertion",
     "polarity",

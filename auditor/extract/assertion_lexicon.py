@@ -39,6 +39,9 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"(?:change|adjustment|reduction))",
         r"no\s+(?:problem|issue|risk)\s+(?:taking|combining|with)",
         r"safe\s+(?:combination|together|to\s+combine)",
+        # "If you're on warfarin, X is a safe choice for pain"
+        r"(?:is|are|it's|it\s+is)\s+(?:a|an)\s+(?:perfectly\s+|generally\s+)?(?:safe|fine)\s+"
+        r"(?:\w+\s+){0,2}?(?:choice|option|pick|alternative|bet|combination)",
         r"no\s+need\s+to\s+(?:stop|avoid|hold|separate|space|pause|change)",
         r"no\s+(?:special\s+)?(?:precautions?|dose\s+(?:change|adjustment)s?|adjustments?)\s+"
         r"(?:(?:is|are)\s+)?(?:needed|necessary|required)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from auditor.extract.assertion import headline, is_negated
+from auditor.extract.assertion import headline, indirect_question, is_negated
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.types import Claim, DateRef, Frame, Mention, Quantity
@@ -108,7 +108,28 @@ def base_claim(
         # says nothing of the bleeding risk the graph records: no verdict either way
         claim.frame.missing = ("the text denies one effect of the combination (its levels or "
                                "its effect), not that the drugs interact",)  # fmt: skip
+    if (
+        claim.predicate == "interactsWith"
+        and not claim.negated
+        and "asserts" not in claim.qualifiers
+        and _SAFE_WORD.search(clause)
+        and not _HARM_WORD.search(clause)
+    ):
+        # a clause that calls the pair safe in words no denial pattern reads ("ibuprofen is
+        # the safe pick on warfarin") must not be read as saying the drugs interact
+        claim.frame.missing = ("the clause calls the combination safe in words the auditor "
+                               "does not read as a denial",)  # fmt: skip
     return claim
+
+
+_SAFE_WORD = re.compile(r"\b(?:safe(?:ly)?|fine|okay|ok|harmless|no\s+problem)\b", re.I)
+_HARM_WORD = re.compile(
+    r"\b(?:not|never|no|un\w*safe|avoid\w*|risk\w*|danger\w*|bleed\w*|contraindicat\w*|"
+    r"interact\w*|caution\w*|careful\w*|serious|toxic\w*|monitor\w*|warn\w*|harm\w*|"
+    r"rais\w*|increas\w*|boost\w*|reduc\w*|lower\w*|only|unless|except|but|however|"
+    r"safer|safest)\b|n't\b|n’t\b",
+    re.I,
+)
 
 
 # "does not raise simvastatin levels", "has no effect on the INR": one effect denied
@@ -179,6 +200,8 @@ def _not_asserted(info: SentenceInfo) -> str | None:
         return "a heading, not an assertion"
     if lay.question:
         return "a question, not an assertion"
+    if indirect_question(info.text):
+        return "an indirect question, not an assertion"
     return None
 
 

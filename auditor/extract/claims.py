@@ -554,6 +554,9 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     )
     if membership:
         return None  # "Sertraline is an SSRI": class membership, not an interaction
+    # "You can safely take ibuprofen while on warfarin": the clause that says what is allowed
+    # is the hub's; "while on warfarin" only names the other party
+    anchor = hub[0].start if hub[0].end <= om.start and _WHILE_ON.search(gap) else om.start
     c = base_claim(
         info,
         cr,
@@ -562,9 +565,21 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         domain,
         oid,
         kb.entity(oid).label if kb.entity(oid) else om.text,
-        om.start,
+        anchor,
     )
     c.date = claim_date(info, om.start)
+    if (
+        anchor != om.start
+        and not c.negated
+        and "asserts" not in c.qualifiers
+        and _MAY_TAKE.search(
+            lead := info.text[clause_at(info.text, hub[0].start - base)[0] : hub[0].start - base]
+        )
+        and not _NEGATOR.search(lead)
+    ):
+        # "You can take acetaminophen while on warfarin": a permission to take both
+        c.negated = True
+        c.qualifiers["asserts"] = "absence"
     if (
         c.negated
         and cr.rule.applies_to.relation in _STATE_RELATIONS
@@ -809,10 +824,24 @@ def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
 def _joined(info: SentenceInfo, a: Mention, b: Mention) -> bool:
     """Two mentions in one clause, or split only by a list ("with ibuprofen, naproxen or aspirin")."""
     base = info.sentence.start
-    between = info.text[a.end - base : b.start - base]
+    between = _WHILE_ON.sub(" with ", info.text[a.end - base : b.start - base])
     return len(between) <= 40 and not re.search(
         r"[;:]|\b(?:but|although|though|while|whereas|because)\b", between, re.I
     )
+
+
+_MAY_TAKE = re.compile(
+    r"\b(?:can|could|may)\s+(?:still\s+|usually\s+|generally\s+|also\s+|safely\s+)?(?:take|use|"
+    r"have|continue(?:\s+taking)?|keep\s+taking)\s+(?:the\s+|your\s+|an?\s+)?$",
+    re.I,
+)
+# "take ibuprofen while on warfarin", "while you're taking X": the two are taken together —
+# "while" here joins, it does not contrast
+_WHILE_ON = re.compile(
+    r"\bwhile\s+(?:you(?:'re|’re|\s+are)\s+|also\s+|still\s+)?(?:also\s+)?(?:on|taking|using|"
+    r"receiving|being\s+treated\s+with)\s*$",
+    re.I,
+)
 
 
 def _is_former(info: SentenceInfo, om: Mention, objects: list[tuple[Mention, str]]) -> bool:
