@@ -305,3 +305,39 @@ def format_quantity(q: Quantity) -> str:
     unit = {"percent": "%"}.get(q.unit or "", f" {q.unit}" if q.unit else "")
     per = f" per {q.per}" if q.per else ""
     return f"{val}{unit}{per}"
+
+
+def _family(kb: KnowledgeBase, eid: str) -> tuple[str, str] | None:
+    """(head, acronym) of an entity whose label names a filer: "Suspicious Activity Report by
+    money services businesses" -> ("suspicious activity report", "sar")."""
+    ent = kb.entity(eid)
+    if ent is None or " by " not in ent.label:
+        return None
+    head = ent.label.split(" by ", 1)[0].strip().lower()
+    return head, "".join(w[0] for w in head.split() if w[:1].isalpha())
+
+
+def specific_member(
+    info: SentenceInfo,
+    subj: tuple[Mention, str],
+    subjects: list[tuple[Mention, str]],
+    kb: KnowledgeBase,
+    at: int,
+) -> tuple[Mention, str]:
+    """ "A money services business must file a SAR for ... at least $2,000": the bare "SAR" is
+    the family's generic name (linked to the banks' report); a member of the same family named
+    earlier in the clause ("money services business") is the one the value belongs to."""
+    fam = _family(kb, subj[1])
+    if fam is None or subj[0].text.lower().rstrip("s") not in {fam[0], fam[1]}:
+        return subj
+    base = info.sentence.start
+    a, _ = clause_at(info.text, max(0, at - base))
+    members = [
+        s
+        for s in subjects
+        if s[1] != subj[1]
+        and s[0].end <= subj[0].start
+        and s[0].start - base >= a
+        and _family(kb, s[1]) == fam
+    ]
+    return members[-1] if len(members) >= 1 and len({m[1] for m in members}) == 1 else subj

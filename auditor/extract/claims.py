@@ -22,6 +22,7 @@ from auditor.extract.claim_base import (
     base_claim,
     claim_date,
     format_quantity,
+    specific_member,
     subject_for,
 )
 from auditor.extract.classlike import is_class_mention
@@ -387,6 +388,7 @@ def _quantity_claims(info, cr, subjects, kb, domain, from_context):  # type: ign
     out = []
     for q in qs:
         subj = subject_for(info, q.start, q.end, subjects, from_context)
+        subj = specific_member(info, subj, subjects, kb, q.start)
         c = base_claim(info, cr, subj, kb, domain, format_quantity(q), None, q.start)
         c.quantity = q
         c.date = claim_date(info, q.start)

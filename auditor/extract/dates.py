@@ -104,11 +104,55 @@ def find_dates(text: str) -> list[DateRef]:
                 if ref is not None:
                     taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
                     out.append(ref)
+    out += _yearless(text, taken, sorted(out, key=lambda d: d.start))
     for m in _NOW.finditer(text):
         if not any(taken[m.start() : m.end()]):
             today = date.today()
             out.append(DateRef(m.start(), m.end(), m.group(0), today, today, "now", "current"))
     out.sort(key=lambda d: d.start)
+    return out
+
+
+_MONTH_DAY = re.compile(
+    rf"\b{_PREP}(?P<mon>{_MON})\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*,?\s*\d)(?![.,]\d)",
+    re.I,
+)
+
+
+def _yearless(text: str, taken: bytearray, dated: list[DateRef]) -> list[DateRef]:
+    """ "It cut again to 1% on October 29" after "on October 8, 2008": a day named without its
+    year, in a narrative that gave the year just before, is that year's — when it comes on or
+    after the date that gave it (a timeline moves forward) and within a few sentences. Any
+    other year-less day stays undated."""
+    out: list[DateRef] = []
+    for m in _MONTH_DAY.finditer(text):
+        if any(taken[m.start() : m.end()]) or not m.group("mon")[:1].isupper():
+            continue  # "you may 2 ..." is not a month
+        # only a full date of an event ("on October 8, 2008") gives its year; a month named as a
+        # reference point ("the first cut since March 2020", "began easing in June 2024") does not
+        prior = [
+            d for d in dated if d.end <= m.start() and d.precision == "day" and d.role == "point"
+        ]
+        if (
+            not prior
+            or m.start() - prior[-1].end > 400
+            or "\n\n" in text[prior[-1].end : m.start()]
+        ):
+            continue
+        anchor = prior[-1]
+        try:
+            day = date(
+                anchor.first.year, _MONTHS[m.group("mon").lower().rstrip(".")], int(m.group("d"))
+            )
+        except (ValueError, KeyError):
+            continue
+        if day < anchor.first:
+            continue  # earlier in the year than the date before it: perhaps the next year
+        prep = (m.group("prep") or "").lower()
+        role = _ROLE.get(" ".join(prep.split()), "point")
+        start = m.start("prep") if m.group("prep") else m.start()
+        taken[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        out.append(DateRef(start, m.end(), text[start : m.end()], day, day, "day", role))  # type: ignore[arg-type]
     return out
 
 

@@ -69,6 +69,13 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
         _verify_extreme(claim, rule, ctx, pool, series, names, first, last)
         return
     hits = [f for f in pool if _matches(f, claim)]
+    if hits and frame.slots.get("span") == "whole" and len(series) == 1 and len(hits) < len(pool):
+        # "held at 4.25%-4.50% throughout 2025": the level changed within the period
+        others = [f for f in pool if f not in hits]
+        contradict(claim, others, kb, f"the text says {q.text!r} held for the whole of "
+                   f"{first} – {last}, but the {names} was also "
+                   + "; ".join(value_text(f) for f in others[:3]), rule.hallucination_type, rule)  # fmt: skip
+        return
     if hits:
         support(claim, hits, kb, f"matches the {label_of(kb, hits[0].subject)} "
                 f"({value_text(hits[0])})")  # fmt: skip

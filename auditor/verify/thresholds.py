@@ -90,6 +90,21 @@ def verify_threshold(claim: Claim, rule: Rule, ctx: Context) -> None:
             return
         support(claim, hits, kb, f"matches {label_of(kb, subject)} ({value_text(hits[0])})")
         return
+    floors = [
+        f
+        for f in facts
+        if q.value_max is not None
+        and f.value is not None
+        and f.value_max is None
+        and abs(q.value - f.value) < 0.5
+        and f.qualifiers.get("comparator") in {">", ">="}
+    ]
+    if floors:
+        # "from $3,000 to $10,000 inclusive": the range starts at the threshold; the graph
+        # records a floor only, so the upper end is neither confirmed nor refuted
+        unverifiable(claim, f"the range starts at {label_of(kb, subject)}'s threshold "
+                     f"({value_text(floors[0])}); the graph records no upper bound", floors, kb)  # fmt: skip
+        return
     contradict(claim, facts, kb, f"the text says {q.text!r} but {label_of(kb, subject)} is "
                f"{value_text(facts[0])}", rule.hallucination_type, rule)  # fmt: skip
 

@@ -99,7 +99,11 @@ def _claim(
         info, cr, (s.mention, s.entity), kb, domain, format_quantity(q), None, q.start
     )
     claim.quantity = q
-    claim.date = claim_date(info, q.start) or _context_date(info, q)
+    claim.date = claim_date(info, q.start)
+    if claim.date is None and not _open_after(info, q):
+        # "After December 2024 the Committee held the range at ...": the sentence dates the
+        # value only as later than a day; the heading's date is not the one it means
+        claim.date = _context_date(info, q)
     own = _date_right_after(info, q)
     if own is not None:  # "began cutting in June 2024 and lowered it to 2.00% in June 2025"
         claim.date = own
@@ -123,6 +127,15 @@ def _claim(
         frame.slots["move"] = move
     if claim.date is not None:
         frame.slots["date_role"] = "previous" if previous else _date_role(info, claim, move)
+        if (
+            move not in {"up", "down"}
+            and claim.date.precision in {"month", "year"}
+            and (
+                _WHOLE_PERIOD.search(info.text, 0, max(0, claim.date.start - base))
+                or _WHOLE_DATE.match(claim.date.text)
+            )
+        ):
+            frame.slots["span"] = "whole"  # "held at 4.25%-4.50% throughout 2025"
     tense = _tense(info, lead, info.text[: q.start - base], claim)
     frame.slots["tense"] = tense
     missing: list[str] = []
@@ -261,6 +274,25 @@ def month_day(text: str, year: int) -> DateRef | None:
         return None
     found = find_dates(f"{m.group('mon')} {m.group('d')}, {year}")
     return found[0] if found else None
+
+
+_WHOLE_DATE = re.compile(
+    r"(?:throughout|(?:for\s+)?all\s+of|(?:for|during|over)\s+the\s+(?:whole|entire|full)(?:\s+of)?)\b",
+    re.I,
+)
+# the value is said to hold over the whole dated period, not at some point in it
+_WHOLE_PERIOD = re.compile(
+    r"\b(?:throughout|all\s+(?:of\s+)?|(?:for|during|over)\s+the\s+(?:whole|entire|full)\s+(?:of\s+)?|"
+    r"the\s+(?:whole|entire)\s+(?:of\s+)?|for\s+all\s+of\s+)\s*(?:the\s+(?:year|month)\s+(?:of\s+)?)?$",
+    re.I,
+)
+
+
+def _open_after(info: SentenceInfo, q: Quantity) -> bool:
+    """The value's clause dates it only with an "after" date (an open period)."""
+    base = info.sentence.start
+    a, b = clause_at(info.text, q.start - base)
+    return any(d.role == "after" and a <= d.start - base < b for d in info.dates)
 
 
 def _date_role(info: SentenceInfo, claim: Claim, move: str | None) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from auditor.extract.assertion import non_assertion
-from auditor.extract.claim_base import DENIED_VALUE, base_claim, format_quantity
+from auditor.extract.claim_base import DENIED_VALUE, base_claim, format_quantity, specific_member
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import finance_words as fw
 from auditor.extract.frames.common import value_clause
@@ -155,7 +155,8 @@ def _obligation(
     in_clause = [(m, e) for m, e in obligations if a <= m.start - base < b]
     before = [(m, e) for m, e in in_clause if m.end <= q.start]
     if before:
-        return before[-1][0], before[-1][1], "clause"
+        m, e = specific_member(info, before[-1], before, kb, q.start)
+        return m, e, "clause"
     if in_clause:
         return in_clause[0][0], in_clause[0][1], "clause"
     in_sentence = obligations  # "If ... exceeded $10,000 ..., you need to file an FBAR"
