@@ -21,7 +21,7 @@ from typing import Any
 from services.batch.records import (
     BatchRecord,
     bad_record,
-    check_fields,
+    checked_fields,
     content_id,
     make_record,
     raw_row,
@@ -53,8 +53,9 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     messages = obj.get("messages")
     settings = {k: obj.get(k) for k in AUDIT_KEYS if k != "id"}
     problem = None if isinstance(messages, list) else "'messages' must be a list"
-    if problem is None:
-        problem = check_fields({**settings, "text": "-", "id": obj.get("id")})
+    day = None
+    if problem is None:  # the conversation's settings, checked (as_of parsed) once for all turns
+        problem, day = checked_fields({**settings, "text": "-", "id": obj.get("id")})
     if problem is not None:
         return [bad_record(location, problem, raw, obj.get("id"))]
     conv_id = str(obj["id"]).strip() if obj.get("id") is not None else content_id(messages)
@@ -86,7 +87,9 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
         elif msg["role"] == "assistant" and text and text.strip():
             meta = {"conversation_id": conv_id, "turn": i, "context": context, **extra}
             out.append(
-                make_record({**settings, "id": rid, "text": text}, where, extra_metadata=meta)
+                make_record(
+                    {**settings, "id": rid, "text": text}, where, extra_metadata=meta, day=day
+                )
             )
     if not out:
         return [

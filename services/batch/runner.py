@@ -182,6 +182,8 @@ def run_batch(
                     rec.as_of,
                     rec.citations,
                     rec.metadata,
+                    rec.day,
+                    rec.checked,
                 )
 
     try:
