@@ -49,6 +49,16 @@ def message_text(content: Any) -> str | None:
 
 def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     """One record per assistant turn of the conversation ``obj`` (or one bad record)."""
+    return _records(obj, location, build=True)
+
+
+def chat_count(obj: Mapping[str, Any]) -> int:
+    """How many records :func:`chat_records` makes of ``obj``; the turns are not built (nor
+    checked), only the conversation's settings, which decide whether it makes one bad record."""
+    return len(_records(obj, "", build=False))
+
+
+def _records(obj: Mapping[str, Any], location: str, *, build: bool) -> list[BatchRecord]:
     raw = raw_row(obj)
     messages = obj.get("messages")
     settings = {k: obj.get(k) for k in AUDIT_KEYS if k != "id"}
@@ -85,6 +95,9 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
         if msg["role"] == "user":
             context = text
         elif msg["role"] == "assistant" and text and text.strip():
+            if not build:
+                out.append(BatchRecord(id=rid, location=where))
+                continue
             meta = {"conversation_id": conv_id, "turn": i, "context": context, **extra}
             out.append(
                 make_record(
@@ -100,4 +113,4 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     return out
 
 
-__all__ = ["AUDIT_KEYS", "ROLES", "chat_records", "message_text"]
+__all__ = ["AUDIT_KEYS", "ROLES", "chat_count", "chat_records", "message_text"]
