@@ -4,8 +4,9 @@ A :class:`Worker` is created in the process-pool initializer (local backend) or 
 actor's constructor (Ray backend): that is where the graphs and rule packs are loaded —
 once per worker, never per record. ``run`` audits a chunk of :class:`Task` and returns one
 :class:`Outcome` per task: the audit already turned into a trail record by
-``trail.append.prepare`` (checks, canonical JSON, digests — the CPU-heavy part of
-recording), so the driver only appends it under the chain lock. An exception in one audit
+``trail.append.prepare`` (canonical JSON, digests — the CPU-heavy part of recording; the
+reader has already checked the text and metadata, so a checked task is not checked again),
+so the driver only appends it under the chain lock. An exception in one audit
 becomes that record's error and never stops the chunk.
 
 ``audit_factory`` names (``"module:function"``) a zero-argument function returning the
