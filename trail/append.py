@@ -104,13 +104,19 @@ def check_request(
     limits: MetadataLimits | None = None,
     *,
     text_checked: bool = False,
+    metadata_checked: bool = False,
 ) -> CheckedRequest:
-    """Check the text (valid strings; skipped when the caller has, ``text_checked``) and the
-    metadata (``limits``: the caller's settings, :meth:`MetadataLimits.from_settings`) once; a
-    UsageError names what is wrong."""
+    """Check the text (valid strings) and the metadata (``limits``: the caller's settings,
+    :meth:`MetadataLimits.from_settings`) once, and compute the request's digest; a UsageError
+    names what is wrong. A check the caller has already made is skipped: ``text_checked``
+    (the route, the batch reader), ``metadata_checked`` (the batch reader, which checked the
+    metadata under the settings' limits when it read the record; ``limits`` are then unused)."""
     if not text_checked:
         check_text(text)
-    return _checked(text, request, metadata, limits)
+    return _checked(text, request, metadata, None if metadata_checked else limits or _DEFAULT)
+
+
+_DEFAULT = MetadataLimits()  # the settings' defaults
 
 
 def _checked(
@@ -119,8 +125,11 @@ def _checked(
     metadata: Mapping[str, Any] | None,
     limits: MetadataLimits | None,
 ) -> CheckedRequest:
+    """``limits`` None: the metadata is already checked, only turned into JSON values."""
     req = to_json_value(dict(request))
-    meta = to_json_value((limits or MetadataLimits()).check(metadata))
+    if limits is not None:
+        metadata = limits.check(metadata)
+    meta = to_json_value({} if metadata is None else dict(metadata))
     return CheckedRequest(text, req, meta, request_digest(text, req, meta))
 
 
@@ -159,7 +168,7 @@ def prepare(
             if request is not None
             else {"domain": res["domain"], "as_of": None, "citations": None},
             metadata,
-            metadata_limits,
+            metadata_limits or _DEFAULT,
         )
     req, meta = checked.request, checked.metadata
     digests = field_digests(
@@ -349,4 +358,13 @@ def _append_many(trail: TrailCore, pendings: Sequence[Pending]) -> list[Appended
     return out
 
 
-__all__ = ["EVENT_KIND", "Appended", "Pending", "append", "append_many", "prepare"]
+__all__ = [
+    "EVENT_KIND",
+    "Appended",
+    "CheckedRequest",
+    "Pending",
+    "append",
+    "append_many",
+    "check_request",
+    "prepare",
+]

@@ -21,7 +21,7 @@ from typing import Any
 from services.batch.records import (
     BatchRecord,
     bad_record,
-    check_fields,
+    checked_fields,
     content_id,
     make_record,
     raw_row,
@@ -49,12 +49,23 @@ def message_text(content: Any) -> str | None:
 
 def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     """One record per assistant turn of the conversation ``obj`` (or one bad record)."""
+    return _records(obj, location, build=True)
+
+
+def chat_count(obj: Mapping[str, Any]) -> int:
+    """How many records :func:`chat_records` makes of ``obj``; the turns are not built (nor
+    checked), only the conversation's settings, which decide whether it makes one bad record."""
+    return len(_records(obj, "", build=False))
+
+
+def _records(obj: Mapping[str, Any], location: str, *, build: bool) -> list[BatchRecord]:
     raw = raw_row(obj)
     messages = obj.get("messages")
     settings = {k: obj.get(k) for k in AUDIT_KEYS if k != "id"}
     problem = None if isinstance(messages, list) else "'messages' must be a list"
-    if problem is None:
-        problem = check_fields({**settings, "text": "-", "id": obj.get("id")})
+    day = None
+    if problem is None:  # the conversation's settings, checked (as_of parsed) once for all turns
+        problem, day = checked_fields({**settings, "text": "-", "id": obj.get("id")})
     if problem is not None:
         return [bad_record(location, problem, raw, obj.get("id"))]
     conv_id = str(obj["id"]).strip() if obj.get("id") is not None else content_id(messages)
@@ -84,9 +95,14 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
         if msg["role"] == "user":
             context = text
         elif msg["role"] == "assistant" and text and text.strip():
+            if not build:
+                out.append(BatchRecord(id=rid, location=where))
+                continue
             meta = {"conversation_id": conv_id, "turn": i, "context": context, **extra}
             out.append(
-                make_record({**settings, "id": rid, "text": text}, where, extra_metadata=meta)
+                make_record(
+                    {**settings, "id": rid, "text": text}, where, extra_metadata=meta, day=day
+                )
             )
     if not out:
         return [
@@ -97,4 +113,4 @@ def chat_records(obj: Mapping[str, Any], location: str) -> list[BatchRecord]:
     return out
 
 
-__all__ = ["AUDIT_KEYS", "ROLES", "chat_records", "message_text"]
+__all__ = ["AUDIT_KEYS", "ROLES", "chat_count", "chat_records", "message_text"]

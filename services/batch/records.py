@@ -42,6 +42,12 @@ class BatchRecord:
     citations: list[str] | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    # Set by the reader's check (:func:`make_record`): ``as_of`` as a date, parsed there and
+    # handed to the auditor as it is; ``checked``: the text and ``metadata`` passed the
+    # trail's checks under the settings' limits, so the worker does not check them again.
+    # A record built any other way (checked False) is checked by the worker, as before.
+    day: date | None = None
+    checked: bool = False
 
 
 def raw_row(values: Mapping[str, Any]) -> bytes:
@@ -81,46 +87,61 @@ def _id_or_none(value: Any) -> str | None:
 
 def check_fields(values: Mapping[str, Any]) -> str | None:
     """The first problem with a record's fields (one sentence), or None."""
+    return checked_fields(values)[0]
+
+
+_UNPARSED: Any = object()  # as_of not parsed yet (make_record's ``day``)
+
+
+def checked_fields(
+    values: Mapping[str, Any], *, metadata: bool = True, day: date | None = _UNPARSED
+) -> tuple[str | None, date | None]:
+    """:func:`check_fields`, and ``as_of`` as the date it parsed. ``metadata`` False: the
+    caller checks the record's metadata itself; ``day``: ``as_of`` parsed already (a
+    conversation's, for each of its turns), not parsed again."""
     text = values.get("text")
     if text is None or (isinstance(text, str) and not text.strip()):
-        return "the record has no text to audit"
+        return "the record has no text to audit", None
     if not isinstance(text, str):
-        return f"'text' must be a string, not {type(text).__name__}"
+        return f"'text' must be a string, not {type(text).__name__}", None
     if "\x00" in text:
-        return "the text contains a NUL character"
+        return "the text contains a NUL character", None
     domain = values.get("domain")
     if domain is not None and domain not in DOMAIN_CHOICES:
-        return f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}"
+        return f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}", None
     as_of = values.get("as_of")
-    if as_of is not None:
+    if as_of is None:
+        day = None
+    elif day is _UNPARSED:
         if not isinstance(as_of, str):
-            return f"'as_of' must be a date string YYYY-MM-DD, not {type(as_of).__name__}"
+            return f"'as_of' must be a date string YYYY-MM-DD, not {type(as_of).__name__}", None
         try:
-            date.fromisoformat(as_of)
+            day = date.fromisoformat(as_of)  # the one parse: the auditor gets this date
         except ValueError:
-            return f"'as_of' {as_of!r} is not a date YYYY-MM-DD"
+            return f"'as_of' {as_of!r} is not a date YYYY-MM-DD", None
     cites = values.get("citations")
     if cites is not None and (
         not isinstance(cites, list) or not all(isinstance(c, str) for c in cites)
     ):
-        return "'citations' must be a list of strings"
+        return "'citations' must be a list of strings", None
     meta = values.get("metadata")
     if meta is not None and not isinstance(meta, dict):
-        return "'metadata' must be an object"
-    if meta is not None:
+        return "'metadata' must be an object", None
+    if meta is not None and metadata:
         problem = metadata_problem(meta)
         if problem is not None:
-            return problem
+            return problem, None
     rid = values.get("id")
     if rid is not None and _id_or_none(rid) is None:
-        return "'id' must be a non-empty string or an integer"
+        return "'id' must be a non-empty string or an integer", None
     if rid is not None and len(str(rid).strip()) > MAX_ID_CHARS:
-        return f"'id' is longer than {MAX_ID_CHARS} characters"
-    return None
+        return f"'id' is longer than {MAX_ID_CHARS} characters", None
+    return None, day
 
 
 def metadata_problem(meta: Mapping[str, Any]) -> str | None:
-    """Why the trail would refuse ``meta`` (too deep, too large, ...), as one sentence."""
+    """Why the trail would refuse ``meta`` (too deep, too large, ...), as one sentence; the
+    limits are the settings' (``max_metadata_bytes``, ``_depth``, ``_keys``)."""
     from auditor.errors import UsageError
     from auditor.settings import get_settings
     from trail.metadata import MetadataLimits
@@ -132,15 +153,34 @@ def metadata_problem(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
+def text_problem(text: str) -> str | None:
+    """Why the trail would refuse the (string, NUL-free) ``text``, as one sentence: the
+    trail's own check (:func:`trail.records.check_text`), made here once for the worker."""
+    from auditor.errors import UsageError
+    from trail.records import check_text
+
+    try:
+        check_text(text)
+    except UsageError as exc:
+        return f"cannot be recorded in the audit trail: {exc}"
+    return None
+
+
 def make_record(
     values: Mapping[str, Any],
     location: str,
     *,
     id_parts: tuple[Any, ...] = (),
     extra_metadata: Mapping[str, Any] | None = None,
+    day: date | None = _UNPARSED,
 ) -> BatchRecord:
-    """A checked record from field values (``id`` defaults to a hash of the content)."""
-    problem = check_fields(values)
+    """A checked record from field values (``id`` defaults to a hash of the content).
+
+    Every check the trail makes of the text and metadata is made here, once, under the
+    settings' limits (the record is ``checked``), and ``as_of`` is parsed here, once
+    (``day``: given, e.g. a conversation's, it is not parsed again). With ``extra_metadata``
+    the metadata is checked once, merged."""
+    problem, day = checked_fields(values, metadata=not extra_metadata, day=day)
     if problem is not None:
         return bad_record(location, problem, raw_row(values), values.get("id"))
     meta = {**(values.get("metadata") or {}), **(extra_metadata or {})}
@@ -155,6 +195,9 @@ def make_record(
         meta.get("context"),
         *id_parts,
     )
+    problem = text_problem(values["text"])
+    if problem is not None:  # refused before the audit, with the id and words of before
+        return BatchRecord(id=rid, location=location, error=problem)
     return BatchRecord(
         id=rid,
         location=location,
@@ -163,6 +206,8 @@ def make_record(
         as_of=values.get("as_of"),
         citations=values.get("citations"),
         metadata=meta,
+        day=day,
+        checked=True,
     )
 
 
@@ -186,9 +231,11 @@ __all__ = [
     "BatchRecord",
     "bad_record",
     "check_fields",
+    "checked_fields",
     "content_id",
     "flat_record",
     "make_record",
     "metadata_problem",
     "raw_row",
+    "text_problem",
 ]

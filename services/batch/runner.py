@@ -125,7 +125,8 @@ def run_batch(
     summary = BatchSummary(source=name or getattr(source, "name", "input"))
     summary.repaired_bytes = results.repaired_bytes
     counter = getattr(source, "count", None)
-    total = counter() if counter is not None else None
+    # the total is the progress bar's alone: without a bar the input is not read twice
+    total = counter() if counter is not None and options.progress else None
     if append_fn is None:
         from trail import append_many
 
@@ -182,6 +183,8 @@ def run_batch(
                     rec.as_of,
                     rec.citations,
                     rec.metadata,
+                    rec.day,
+                    rec.checked,
                 )
 
     try:

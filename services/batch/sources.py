@@ -24,7 +24,7 @@ import orjson
 
 from auditor.errors import UsageError
 from auditor.input_file import check_input_file
-from services.batch.chat import chat_records
+from services.batch.chat import chat_count, chat_records
 from services.batch.records import BatchRecord, bad_record, flat_record, make_record
 
 MAPPABLE = ("id", "text", "domain", "as_of", "citations", "context")
@@ -74,38 +74,52 @@ class JsonlSource(_Source):
         _check_file(path)
 
     def __iter__(self) -> Iterator[BatchRecord]:
+        for obj, loc in self._objects():
+            if isinstance(obj, BatchRecord):
+                yield obj
+            elif "messages" in obj:
+                yield from chat_records(obj, loc)
+            else:
+                yield flat_record(obj, loc)
+
+    def count(self) -> int:
+        """How many records the file yields, without checking them (the reading does that,
+        once): one per line, or per turn of a conversation (:func:`chat_count`)."""
+        return sum(
+            1 if isinstance(obj, BatchRecord) or "messages" not in obj else chat_count(obj)
+            for obj, _ in self._objects()
+        )
+
+    def _objects(self) -> Iterator[tuple[BatchRecord | dict[str, Any], str]]:
+        """Each non-blank line's JSON object, or the bad record it makes, and its location."""
         with self.path.open("rb") as f:
             for lineno, raw in enumerate(f, 1):
                 if lineno == 1 and raw.startswith(codecs.BOM_UTF8):
                     raw = raw[len(codecs.BOM_UTF8) :]
                 if raw.strip():
-                    yield from self._line(raw, f"{self.name}:{lineno}", lineno)
+                    loc = f"{self.name}:{lineno}"
+                    yield self._line(raw, loc, lineno), loc
 
-    def _line(self, raw: bytes, loc: str, lineno: int) -> Iterator[BatchRecord]:
+    def _line(self, raw: bytes, loc: str, lineno: int) -> BatchRecord | dict[str, Any]:
         raw = raw.rstrip(b"\r\n")
         try:
             text = raw.decode(self.encoding)
         except UnicodeDecodeError as exc:
-            yield bad_record(
+            return bad_record(
                 loc,
                 f"line {lineno} is not valid {self.encoding} (byte "
                 f"{exc.start}); re-encode the file or pass --encoding",
                 raw,
             )
-            return
         try:
             obj = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
-            yield bad_record(
+            return bad_record(
                 loc, f"line {lineno} is not valid JSON ({exc.msg}); the line may be truncated", raw
             )
-            return
         if not isinstance(obj, dict):
-            yield bad_record(loc, f"line {lineno} is not a JSON object", raw)
-        elif "messages" in obj:
-            yield from chat_records(obj, loc)
-        else:
-            yield flat_record(obj, loc)
+            return bad_record(loc, f"line {lineno} is not a JSON object", raw)
+        return obj
 
 
 def _cell(value: Any) -> Any:
@@ -182,6 +196,10 @@ class CsvSource(_Source):
             raise UsageError(f"the header row of {path} is not valid {encoding}; pass --encoding")
         self.columns = _Columns(header[1], dict(mapping or {}), path.name)
         self.header = header[1]
+
+    def count(self) -> int:
+        """One record per non-blank row after the header, counted without checking it."""
+        return max(0, sum(1 for _ in self._rows()) - 1)
 
     def _rows(self) -> Iterator[tuple[int, list[str]]]:
         enc = "utf-8-sig" if self.encoding.lower().replace("_", "-") == "utf-8" else self.encoding

@@ -4,8 +4,9 @@ A :class:`Worker` is created in the process-pool initializer (local backend) or 
 actor's constructor (Ray backend): that is where the graphs and rule packs are loaded —
 once per worker, never per record. ``run`` audits a chunk of :class:`Task` and returns one
 :class:`Outcome` per task: the audit already turned into a trail record by
-``trail.append.prepare`` (checks, canonical JSON, digests — the CPU-heavy part of
-recording), so the driver only appends it under the chain lock. An exception in one audit
+``trail.append.prepare`` (canonical JSON, digests — the CPU-heavy part of recording; the
+reader has already checked the text and metadata, so a checked task is not checked again),
+so the driver only appends it under the chain lock. An exception in one audit
 becomes that record's error and never stops the chunk.
 
 ``audit_factory`` names (``"module:function"``) a zero-argument function returning the
@@ -23,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any, NamedTuple
 
 from auditor.deadline import DeadlineExceeded, deadline
@@ -32,7 +34,12 @@ DEFAULT_FACTORY = "services.batch.worker:default_audit_fn"
 
 
 class Task(NamedTuple):
-    """What a worker needs to audit and prepare the trail record of one input record."""
+    """What a worker needs to audit and prepare the trail record of one input record.
+
+    ``day``: ``as_of`` as the reader parsed it (the auditor gets this date, not the string
+    again); ``checked``: the reader made the trail's checks of the text and metadata under
+    the settings' limits (:func:`services.batch.records.make_record`), so the worker only
+    computes the request's digest and hands ``prepare`` a ``CheckedRequest``."""
 
     id: str
     text: str
@@ -40,6 +47,8 @@ class Task(NamedTuple):
     as_of: str | None
     citations: list[str] | None
     metadata: dict[str, Any]
+    day: date | None = None
+    checked: bool = False
 
     def request(self) -> dict[str, Any]:
         """The audit request as stored in the trail."""
@@ -114,7 +123,8 @@ class Worker:
         self.timeout_s = (
             settings.audit_timeout_s if config.audit_timeout_s is None else config.audit_timeout_s
         )
-        self.metadata_limits = MetadataLimits.from_settings(settings)  # as the reader checked
+        # for a task the reader has not checked (a record built by hand): the settings' limits
+        self.metadata_limits = MetadataLimits.from_settings(settings)
         self.audited = 0
         Worker.built += 1
 
@@ -128,13 +138,14 @@ class Worker:
 
     def _one(self, t: Task) -> Outcome:
         """Audit, then ``prepare`` the trail record here, in parallel: the driver only appends."""
-        from trail.append import prepare
+        from trail.append import check_request, prepare
 
         start = time.thread_time()
         pending, error = None, None
+        as_of = t.as_of if t.day is None else t.day  # the reader's parse, not a second one
         try:
             with deadline(self.timeout_s):
-                res = self.audit_fn(t.text, domain=t.domain, as_of=t.as_of, citations=t.citations)
+                res = self.audit_fn(t.text, domain=t.domain, as_of=as_of, citations=t.citations)
         except DeadlineExceeded:
             error = (
                 f"auditing took longer than {self.timeout_s:g} s (setting "
@@ -149,17 +160,31 @@ class Worker:
                 self.flag(res, self.config.flag_at_fpr)
             c = self.config
             try:
-                pending = prepare(
-                    res,
-                    text=t.text,
-                    tenant=c.tenant,
-                    requester=c.requester,
-                    external_id=t.id,
-                    metadata=t.metadata,
-                    source=c.source,
-                    request=t.request(),
-                    metadata_limits=self.metadata_limits,
-                )
+                if t.checked:  # checked by the reader: the digest is the one thing left
+                    checked = check_request(
+                        t.text, t.request(), t.metadata, text_checked=True, metadata_checked=True
+                    )
+                    pending = prepare(
+                        res,
+                        text=t.text,
+                        tenant=c.tenant,
+                        requester=c.requester,
+                        external_id=t.id,
+                        source=c.source,
+                        checked=checked,
+                    )
+                else:
+                    pending = prepare(
+                        res,
+                        text=t.text,
+                        tenant=c.tenant,
+                        requester=c.requester,
+                        external_id=t.id,
+                        metadata=t.metadata,
+                        source=c.source,
+                        request=t.request(),
+                        metadata_limits=self.metadata_limits,
+                    )
             except KgauditError as exc:
                 error = f"cannot be recorded in the audit trail: {exc}"
             except Exception as exc:  # e.g. nesting past the recursion limit: this record only

@@ -16,4 +16,8 @@ def _trail(db_url: str | None) -> Any:
     try:
         return Trail.from_settings(settings, db_url)
     except UsageError:  # a weak key: reading and verifying still work, signing refuses
-        return Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
+        from trail.metadata import MetadataLimits
+
+        trail = Trail(db_url or settings.db_url, durable=settings.trail_durable_commits)
+        trail.metadata_limits = MetadataLimits.from_settings(settings)  # as from_settings
+        return trail
