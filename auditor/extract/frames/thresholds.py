@@ -155,8 +155,8 @@ def _obligation(
     in_clause = [(m, e) for m, e in obligations if a <= m.start - base < b]
     before = [(m, e) for m, e in in_clause if m.end <= q.start]
     if before:
-        m, e = specific_member(info, before[-1], before, kb, q.start)
-        return m, e, "clause"
+        member = specific_member(info, before[-1], before, kb, q.start)
+        return member[0], member[1], "clause"
     if in_clause:
         return in_clause[0][0], in_clause[0][1], "clause"
     in_sentence = obligations  # "If ... exceeded $10,000 ..., you need to file an FBAR"
