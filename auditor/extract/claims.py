@@ -415,6 +415,14 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     objects = info.mentions_of(cr.object_types)
     if not objects and cr.rule.applies_to.relation == "fatfListed":
         objects = _list_referred_back(info, cr.object_types)
+    if (
+        from_context
+        and cr.rule.applies_to.relation == "fatfListed"
+        and not _REFERS_BACK.search(info.text)
+    ):
+        # "No jurisdiction was added, so the grey list is down to 20 names": a sentence that
+        # names no country and refers back to none says nothing of the last one named
+        return []
     paired = not from_context and not (cr.subject_types & cr.object_types)
     out = []
     for om, oid in objects:
@@ -439,6 +447,11 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     return out
 
 
+_REFERS_BACK = re.compile(
+    r"\b(?:it|its|it's|they|their|them|both|each|(?:the|this|that|these|those)\s+(?:same\s+)?"
+    r"(?:country|countries|jurisdictions?|nations?|states?))\b",
+    re.I,
+)
 _THIS_LIST = re.compile(r"\b(?:this|that|the\s+same|the)\s+list\b", re.I)
 
 

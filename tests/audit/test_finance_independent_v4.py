@@ -73,3 +73,20 @@ def test_after_date_does_not_take_the_headings_date(auditor_obj):
             "the range at 4.25%–4.50% through the first half of 2025.")  # fmt: skip
     got = [c.verdict for c in _claims(auditor_obj, text) if c.predicate == "policyRate"]
     assert "contradicted" not in got, got
+
+
+def test_practical_floor_after_a_buffer_includes_it(auditor_obj):
+    # real-fin-111: 12 CFR 217.11 — 4.5 % CET1 plus the 2.5 % conservation buffer is 7 %
+    text = ("Section 217.11 adds a capital conservation buffer made of CET1. For most banks it is "
+            "2.5% of risk-weighted assets, so the practical CET1 floor is 7%.")  # fmt: skip
+    got = [(c.subject, c.verdict) for c in _claims(auditor_obj, text, "2025-11-15")
+           if c.object == "7%"]  # fmt: skip
+    assert got == [("ratio:cet1-with-conservation-buffer", "supported")], got
+
+
+def test_a_sentence_naming_no_country_says_nothing_of_the_last_one(auditor_obj):
+    # real-fin-116: FATF, 24 October 2025 — South Africa removed from the grey list
+    text = ("In October 2025 the FATF removed South Africa from its grey list. No jurisdiction "
+            "was added, so the grey list is down to 20 names.")  # fmt: skip
+    got = [(c.text[:20], c.verdict) for c in _claims(auditor_obj, text, "2025-11-15")]
+    assert all(v != "contradicted" for _, v in got), got

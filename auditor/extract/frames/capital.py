@@ -78,6 +78,11 @@ _BUFFER_THEN_TOTAL = re.compile(
     r"[^;]*$",
     re.I,
 )
+# "adds a capital conservation buffer ... For most banks it is 2.5%, so the practical CET1 floor
+# is 7%": the requirement in practice, after a buffer just named, includes it
+_IN_PRACTICE = re.compile(
+    r"\b(?:practical|effective|all-in|real-world|in\s+practice|de\s+facto|in\s+effect)\b", re.I
+)
 # a layer on top of a minimum, named between the minimum's name and the value ("an additional
 # CET1 surcharge of 1% to 3.5%", "Tier 1 buffer of 2.5%"): the value is the layer's, not the minimum's
 _LAYER_NOUN = re.compile(r"\b(?:surcharges?|buffers?|add-?ons?|extra|additional|on\s+top)\b", re.I)
@@ -141,8 +146,14 @@ def capital_claims(  # type: ignore[no-untyped-def]
         frame.slots["requirements"] = "|".join(candidates)
         frame.slots["bound_by"] = source
         own_place = " ".join((clause, lay.label, _column(info, q), lay.row_label))
-        if _BUFFER_INCLUDED.search(own_place) or _BUFFER_THEN_TOTAL.search(
-            info.text[: q.start - info.sentence.start]
+        lead = info.text[: q.start - info.sentence.start]
+        if (
+            _BUFFER_INCLUDED.search(own_place)
+            or _BUFFER_THEN_TOTAL.search(lead)
+            or (
+                _IN_PRACTICE.search(clause)
+                and re.search(r"\bbuffer\b", f"{info.previous_text} {lead}", re.I)
+            )
         ):
             frame.slots["including"] = "conservation buffer"
         fact = next(iter(kb.facts_about(eid, "minimumRatio")), None)
