@@ -57,16 +57,26 @@ class ServiceMiddleware:
         request_id = incoming if _REQUEST_ID_RE.match(incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
         started, status = time.perf_counter(), [0]
+        streaming = [False]
         # when this request's 504 fires: handlers stop (and record nothing) just before it
         scope["state"]["deadline"] = time.monotonic() + self.timeout_s
 
         async def send_wrapper(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = message["status"]
+                streaming[0] = any(
+                    k.lower() == b"content-type" and v.startswith(b"text/event-stream")
+                    for k, v in message.get("headers", [])
+                )
                 hdrs = [
                     (k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"
                 ]
                 message["headers"] = [*hdrs, (b"x-request-id", request_id.encode())]
+            if streaming[0]:
+                # a stream ends when its client goes away: its chunks stay cancellable (a
+                # shielded send to a closed client never returns)
+                await send(message)
+                return
             # a response that has started is finished: a time limit that fires between its
             # start and its body (a blocking handler returning late) must not leave the client
             # a 200 with an empty body
