@@ -160,31 +160,27 @@ class Worker:
                 self.flag(res, self.config.flag_at_fpr)
             c = self.config
             try:
-                if t.checked:  # checked by the reader: the digest is the one thing left
-                    checked = check_request(
+                # checked by the reader: the digest is the one thing left (prepare then takes
+                # the request and metadata from ``checked``)
+                checked = (
+                    check_request(
                         t.text, t.request(), t.metadata, text_checked=True, metadata_checked=True
                     )
-                    pending = prepare(
-                        res,
-                        text=t.text,
-                        tenant=c.tenant,
-                        requester=c.requester,
-                        external_id=t.id,
-                        source=c.source,
-                        checked=checked,
-                    )
-                else:
-                    pending = prepare(
-                        res,
-                        text=t.text,
-                        tenant=c.tenant,
-                        requester=c.requester,
-                        external_id=t.id,
-                        metadata=t.metadata,
-                        source=c.source,
-                        request=t.request(),
-                        metadata_limits=self.metadata_limits,
-                    )
+                    if t.checked
+                    else None
+                )
+                pending = prepare(
+                    res,
+                    text=t.text,
+                    tenant=c.tenant,
+                    requester=c.requester,
+                    external_id=t.id,
+                    metadata=t.metadata,
+                    source=c.source,
+                    request=t.request(),
+                    metadata_limits=self.metadata_limits,
+                    checked=checked,
+                )
             except KgauditError as exc:
                 error = f"cannot be recorded in the audit trail: {exc}"
             except Exception as exc:  # e.g. nesting past the recursion limit: this record only
