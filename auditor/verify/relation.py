@@ -8,6 +8,7 @@ case's overruling decision, a complete FATF list) and the graph names something 
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from auditor.types import Claim
@@ -314,6 +315,18 @@ def verify_status(claim: Claim, rule: Rule, ctx: Context) -> None:
         else:
             unverifiable(claim, f"the graph records no overruling, withdrawal or repeal of {what}")
         return
+    if (
+        ended
+        and all((f.qualifiers or {}).get("extent") == "part" for f in ended)
+        and (_A_PART.search(claim.text))
+    ):
+        note = next((f.qualifiers.get("note") for f in ended if f.qualifiers.get("note")), "")
+        unverifiable(
+            claim,
+            f"the graph records {what} as overruled only in part ({note}); it does not say "
+            "whether the part the text calls good law is the part that survives",
+        )
+        return
     if ended:
         contradict(
             claim,
@@ -330,6 +343,16 @@ def verify_status(claim: Claim, rule: Rule, ctx: Context) -> None:
         f"the graph records no overruling, withdrawal or repeal of {what}; that is not "
         "proof it is in force",
     )
+
+
+# "this part of Booth remains binding", "what survives of Booth", "to the extent it ...": a
+# good-law statement about part of a case's holdings
+_A_PART = re.compile(
+    r"\b(?:(?:this|that|the\s+(?:remaining|surviving|rest|other))\s+(?:part|portion|holding|"
+    r"aspect)s?|part\s+of|portion\s+of|surviv\w*|remainder|to\s+the\s+extent|insofar\s+as|"
+    r"in\s+part|the\s+rest\s+of|what\s+(?:is\s+)?left\s+of)\b",
+    re.I,
+)
 
 
 def _effective(f: Fact) -> date | None:

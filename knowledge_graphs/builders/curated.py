@@ -7,6 +7,7 @@ the field, e.g. ``medical/doses.yaml: entry 12 (ibuprofen): field 'unit': ...``.
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -270,6 +271,16 @@ class OverruleIn(Strict):
     case: str
     kind: Literal["explicit", "effective"]
     note: str | None = None
+    # "part" when only some of the earlier case's holdings fell; unset, a note that opens
+    # "overruled in part" / "abrogated in part" / "in part" says so
+    extent: Literal["whole", "part"] | None = None
+
+    @property
+    def overruled_extent(self) -> str:
+        if self.extent is not None:
+            return self.extent
+        lead = (self.note or "").strip().lower()
+        return "part" if re.match(r"(?:(?:overruled|abrogated)\s+)?in\s+part\b", lead) else "whole"
 
 
 class CaseIn(Sourced):

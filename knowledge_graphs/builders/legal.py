@@ -229,6 +229,7 @@ def _add_cases(g: GraphBuilder) -> None:
             qualifiers={
                 "kind": c.overruled_by.kind,
                 "note": c.overruled_by.note,
+                "extent": c.overruled_by.overruled_extent,
                 **({"date_source": f"{scdb.document}, {scdb.section}"} if scdb else {}),
             },
             valid_from=decided,

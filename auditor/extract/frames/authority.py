@@ -68,6 +68,15 @@ def _names_overruler(info: SentenceInfo, eid: str, kb: KnowledgeBase) -> bool:
     return any(c in overrulers for x in info.document_mentions for c in x.candidates)
 
 
+_LISTED_AFTER = re.compile(r"[\s*_]*\(((?:[^()]|\([^()]{0,40}\)){1,240})\)")
+
+
+def _good_law(info, cr, subj, kb, domain, cue, at):  # type: ignore[no-untyped-def]
+    c = base_claim(info, cr, subj, kb, domain, cue, None, at)
+    c.date = claim_date(info, at)
+    return c
+
+
 def authority_claims(  # type: ignore[no-untyped-def]
     info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
 ) -> list[Claim]:
@@ -78,6 +87,16 @@ def authority_claims(  # type: ignore[no-untyped-def]
         from auditor.extract.claim_base import subject_for
 
         anchor = info.sentence.start + (cue.start() if not info.header else 0)
+        listed = _LISTED_AFTER.match(info.text, cue.end()) if not info.header else None
+        if listed is not None and re.search(r"[A-Z][a-z]", listed.group(1)):
+            # "those still cited as good law (*Baker*, *Reynolds*)": the status is said of the
+            # cases in the parenthesis right after it, not of the case named before it
+            return [
+                _good_law(info, cr, s, kb, domain, cue.group(0).lower(), s[0].start)
+                for s in subjects
+                if info.sentence.start + listed.start(1) <= s[0].start
+                and s[0].end <= info.sentence.start + listed.end(1)
+            ]
         subj = subject_for(info, anchor, anchor, subjects, from_context)
         c = base_claim(info, cr, subj, kb, domain, cue.group(0).lower(), None, anchor)
         c.date = claim_date(info, anchor)

@@ -109,6 +109,8 @@ def role_of(
         return "maximum", m.group(0).strip(" ,;–—-"), "clause"
     if m := w.CHANGED_MAXIMUM.search(info.text, a, q.start - base):
         return ("maximum" if m.group("old") else "former"), m.group(0).strip(), "clause"
+    if w.ABOVE_LEAD.search(lead) and (m := w.NOT_ADVISED_TAIL.match(tail)):
+        return "maximum", m.group(0).strip(), "clause"  # "titration above 90 mg is not recommended"
     before = w.role_before(lead, info.text[a : q.start - base])
     after = w.role_after(tail)
     nxt = min((x.start - base for x in info.quantities if q.end <= x.start and x.start - base < b
@@ -137,6 +139,10 @@ def role_of(
         return prev[0], prev[1], "clause"
     if prev is not None and prev[2] - base > a:
         return None, "", ""  # another value's clause: its words are not this value's role
+    if w.ABOVE_LEAD.search(lead):
+        # "| Label maximum | 40 mg per day; split doses above 15 mg |": a threshold the clause
+        # gives a direction for, not the value the column (label, heading) names
+        return "threshold", lead.strip(), "clause"
     lay = info.layout
     for source, text in (
         ("label", lay.label),

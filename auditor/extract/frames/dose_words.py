@@ -22,6 +22,7 @@ import re
 
 _MAX = (
     r"max(?:imum|imal)?\b\.?|up\s+to|no\s+more\s+than|not\s+more\s+than|not\s+to\s+exceed|"
+    r"(?:not|never|without)\s+exceeding|"
     r"(?:do|does|should|must|can|will|may)\s*(?:not|n't|n’t)\s+(?:\w+\s+){0,2}?"
     r"(?:exceed|go\s+(?:over|above|beyond)|(?:take|use|give|get|have|be\s+given)\s+more\s+than)|"
     r"(?:never|don't|don’t)\s+(?:\w+\s+){0,2}?(?:exceed|take\s+more\s+than|go\s+(?:over|above))|"
@@ -161,6 +162,20 @@ STUDIED = re.compile(
     re.I,
 )
 
+# "titration to doses above 90 mg daily is not recommended", "doses over 40 mg should not be
+# used": a bound the label sets by advising against anything above it (the value's lead and tail)
+ABOVE_LEAD = re.compile(
+    r"\b(?:above|over|greater\s+than|higher\s+than|exceeding|beyond|in\s+excess\s+of)\s*$", re.I
+)
+NOT_ADVISED_TAIL = re.compile(
+    r"^\s*(?:(?:a|per|/)\s*day|daily|/d)?\s*(?:\([^)]{0,30}\)\s*)?"
+    r"(?:(?:is|are|has\s+been|have\s+been)\s+not\s+(?:recommended|advised)|"
+    r"(?:is|are)\s+(?:not\s+recommended|discouraged)|"
+    r"(?:should|must)\s+(?:not|n't|n’t)\s+be\s+(?:used|given|prescribed|administered)|"
+    r"(?:should|must)\s+be\s+avoided)\b",
+    re.I,
+)
+
 _LATER = re.compile(
     r"^[\s*_,]*(?:\w+\s+){0,3}?(?:after|at\s+week|from\s+week|in\s+week|by\s+week|on\s+day|"
     r"by\s+day|(?:for|over)\s+(?:\d+|one|two|three|four|a)\s+(?:weeks?|days?)|(?:\d+|one|two|"
@@ -229,6 +244,8 @@ ROLE_REASON = {
     "current one",
     "loading": "a loading dose; the graph records maximum doses",
     "studied": "a dose a study tried, not a labelled maximum",
+    "threshold": 'a threshold the text sets a direction by ("doses above 15 mg"), not a stated '
+    "limit",
 }
 
 # -- what kind of number it is --------------------------------------------------------------
@@ -405,7 +422,9 @@ DRUG_COLUMN = re.compile(
     re.I,
 )
 __all__ = [
+    "ABOVE_LEAD",
     "CHANGED_MAXIMUM",
+    "NOT_ADVISED_TAIL",
     "ROLE_REASON",
     "fact_population",
     "formulation_spans",

@@ -100,7 +100,13 @@ def _claim(
     )
     claim.quantity = q
     claim.date = claim_date(info, q.start)
-    if claim.date is None and not _open_after(info, q):
+    yearless = _yearless_day(info, q) if claim.date is None else None
+    if yearless is not None:
+        # "That followed the September 17 cut to 4.00%-4.25%" under "# ... mid-November 2025":
+        # the sentence's own day, in the heading's year when that puts it no later than the
+        # heading; never the heading's date itself (the answer's date, not the move's)
+        claim.date = yearless or None
+    elif claim.date is None and not _open_after(info, q):
         # "After December 2024 the Committee held the range at ...": the sentence dates the
         # value only as later than a day; the heading's date is not the one it means
         claim.date = _context_date(info, q)
@@ -286,6 +292,70 @@ _WHOLE_PERIOD = re.compile(
     r"the\s+(?:whole|entire)\s+(?:of\s+)?|for\s+all\s+of\s+)\s*(?:the\s+(?:year|month)\s+(?:of\s+)?)?$",
     re.I,
 )
+
+
+_RIGHT_AFTER = re.compile(r"[\s*_)]*(?:,\s*)?(?:(?:on|effective)\s+)?", re.I)
+_RELATIVE = re.compile(r"\b(?:later|afterwards?|followed|then|next|subsequent\w*)\b", re.I)
+# "December 17–18, 2024": a meeting's days with their year (not a day without one)
+_DAY_RANGE_YEAR = re.compile(
+    r"\s*(?:[-\u2013\u2014]|to|and)\s*\d{1,2}(?:st|nd|rd|th)?[*_]*,?\s*(?:19|20)\d\d\b", re.I
+)
+_A_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_NOT_A_DAY = re.compile(r"^\s*(?:bp|basis|%|percent|per\s*cent)\b", re.I)
+
+
+def _yearless_day(info: SentenceInfo, q: Quantity) -> DateRef | Literal[False] | None:
+    """The day named without a year in the value's sentence (the closest before the value,
+    else one after it in its clause), dated with the heading's one year. False when there is
+    such a day but its year cannot be told (the heading gives no single year, or that year
+    would put the day after the heading's own date); None when there is none."""
+    base = info.sentence.start
+    text = info.text
+    taken = [(d.start - base, d.end - base) for d in info.dates]
+    days = [
+        m
+        for m in _MONTH_DAY.finditer(text)
+        if m.group("mon")[:1].isupper()
+        and not any(a < m.end() and m.start() < b for a, b in taken)
+        and not _NOT_A_DAY.match(text, m.end())
+        and not _DAY_RANGE_YEAR.match(text, m.end())
+    ]
+    lay = info.layout
+    if lay.kind == "table_row" and (cell := lay.cell_index(q.start)) is not None:
+        ca, cb = lay.cells[cell]  # another cell's day is that cell's ("| 5.50% (held March 20) |")
+        days = [m for m in days if ca - base <= m.start() < cb - base]
+    if not days:
+        return None
+    at, end = q.start - base, q.end - base
+    a, b = clause_at(text, at)
+    right_after = [m for m in days if _RIGHT_AFTER.fullmatch(text, end, m.start())]
+    in_clause = [m for m in days if a <= m.start() < b and m.end() <= at]
+    if right_after:  # "a cut to 2% on April 30"
+        m = right_after[0]
+    elif in_clause:  # "the September 17 cut to 4.00%-4.25%"
+        m = in_clause[-1]
+        if _RELATIVE.search(text, m.end(), at):
+            return False  # "On January 22 ... to 3.50%, followed eight days later by ... 3.00%"
+    else:
+        before = [m for m in days if m.end() <= at]
+        if not before:
+            return None
+        if len(days) > 1 or _RELATIVE.search(text, before[-1].end(), at):
+            return False  # "On January 22 ... to 3.50%, followed eight days later by ... 3.00%"
+        m = before[-1]
+    # the nearest heading that names a year ("## Central bank week in review (July 29 - August
+    # 2, 2024)" above "### ECB: on hold")
+    dated = next((h for h in reversed(info.layout.headings) if _A_YEAR.search(h)), None)
+    year = single_year((dated,)) if dated else None
+    if year is None:
+        return False
+    found = month_day(m.group(0), year)
+    if found is None:
+        return False
+    heading_dates = [d for d in find_dates(dated or "") if d.role != "current"]
+    if heading_dates and found.first > heading_dates[0].last:
+        return False
+    return DateRef(base + m.start(), base + m.end(), m.group(0), found.first, found.last, "day")
 
 
 def _open_after(info: SentenceInfo, q: Quantity) -> bool:

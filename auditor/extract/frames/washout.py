@@ -80,6 +80,9 @@ _BEFORE_START = re.compile(r"\s+before\b", re.I)
 _STOPPED_BEFORE = re.compile(
     r"(?:\bstop(?:s|ped|ping)?|\bdiscontinu\w+(?:\s+of)?|\bquit(?:ting)?|\bcom(?:e|ing)\s+off|\bfrom|"
     r"\btaper(?:ing|ed)?\s+off|\blast(?:\s+dose\s+of)?|"
+    # "After a dose of tadalafil, at least 48 hours should pass": the drug taken first
+    r"\b(?:after|since|following)\s+(?:(?:a|the|your|any|one)\s+)?(?:single\s+)?(?:dose|tablet|pill)"
+    r"\s+of|\b(?:after|since)\s+(?:taking|using)|"
     r"\b(?:have|has|had|'ve)\s+(?:been\s+)?(?:taken|taking|used|using|on))"
     r"\s+(?:(?:the|an?|your|any|their|all|another|other|a\s+different)\s+)?$",
     re.I,
@@ -98,8 +101,8 @@ _STARTED_BEFORE = re.compile(
 )
 # "No nitrates can be administered for 48 hours after the last dose": the drug given after
 _STARTED_AFTER = re.compile(
-    r"\s*(?:(?:can|may|should|must|could|is\s+to|are\s+to)\s*(?:not|n't|n’t)?\s+)?be\s+"
-    r"(?:administered|given|started|initiated|begun|introduced)\b",
+    r"\s*(?:(?:(?:can|may|should|must|could|is\s+to|are\s+to)\s*(?:not|n't|n’t)?\s+)?be|"
+    r"is|are)\s+(?:administered|given|started|initiated|begun|introduced)\b",
     re.I,
 )
 # "another antidepressant, such as an SSRI": an example stands where its class stands
@@ -135,52 +138,120 @@ def washout_claims(  # type: ignore[no-untyped-def]
         distinct: dict[str, tuple[Mention, str]] = {}
         for mm, e in here:
             distinct.setdefault(e, (mm, e))
-        if len(distinct) > 2:
-            distinct = _marked_pair(text, base, lo, distinct)
-        if len(distinct) != 2:
-            continue  # one drug (the other from context) or a list: no complete frame
-        (m1, e1), (m2, e2) = sorted(distinct.values(), key=lambda x: x[0].start)
-        r1, r2 = _role(text, m1, base, lo), _role(text, m2, base, lo)
-        if r1 == r2:
-            r1 = r2 = None
-        elif r1 is None:
-            r1 = "start" if r2 == "stop" else "stop"
-        elif r2 is None:
-            r2 = "start" if r1 == "stop" else "stop"
-        stop, start = ((m1, e1), (m2, e2)) if r1 != "start" else ((m2, e2), (m1, e1))
-        ent = kb.entity(start[1])
-        c = base_claim(
-            info,
-            cr,
-            stop,
-            kb,
-            domain,
-            start[1],
-            ent.label if ent else start[0].text,
-            base + m.start(),
-        )
-        _set_interval(c, m)
-        if r1 is None:
-            c.qualifiers["direction"] = "unknown"
-        c.negated = _no_wait(window)
-        trig = _TRIGGER.search(window)
-        frame = Frame(
-            "washout",
-            role="minimum",
-            trigger=trig.group(0) if trig else None,
-            slots={
-                "stopped": stop[0].text if r1 is not None else "",
-                "started": start[0].text if r1 is not None else "",
-                "interval": m.group(0),
-            },
-        )
-        frame.not_asserted = (
-            non_assertion(info.layout, text, m.start(), paragraph_lead=info.layout.paragraph_lead)
-            or c.frame.not_asserted  # type: ignore[union-attr]
-        )
-        c.frame = frame
-        out.append(c)
+        for pair in _pairs(text, base, lo, here, distinct):
+            out.append(_claim(info, cr, kb, domain, text, window, m, pair))
     return out
+
+
+def _pairs(
+    text: str,
+    base: int,
+    lo: int,
+    here: list[tuple[Mention, str]],
+    distinct: dict[str, tuple[Mention, str]],
+) -> list[tuple[tuple[Mention, str], tuple[Mention, str], bool]]:
+    """The (stopped, started, direction known) pairs an interval's stretch states. Two drugs
+    make one pair; of three or more, the one marked stopped and the one marked started, or,
+    when one drug is marked and the others are one coordinated list ("dextromethorphan,
+    pseudoephedrine and phenylephrine ... or for 2 weeks after stopping the MAOI"), one pair
+    per listed drug. A drug named twice takes the role any of its mentions marks ("if you
+    take an MAOI or for 2 weeks after stopping the MAOI")."""
+    roles = _entity_roles(text, base, lo, here)
+    if len(distinct) > 2:
+        marked = _marked_pair(text, base, lo, distinct)
+        if len(marked) == 2:
+            distinct = marked
+        else:
+            return _listed_pairs(text, base, distinct, roles)
+    if len(distinct) != 2:
+        return []  # one drug (the other from context): no complete frame
+    (m1, e1), (m2, e2) = sorted(distinct.values(), key=lambda x: x[0].start)
+    r1, r2 = roles.get(e1), roles.get(e2)
+    if r1 == r2:
+        r1 = r2 = None
+    elif r1 is None:
+        r1 = "start" if r2 == "stop" else "stop"
+    elif r2 is None:
+        r2 = "start" if r1 == "stop" else "stop"
+    if r1 == "start":
+        return [((m2, e2), (m1, e1), True)]
+    return [((m1, e1), (m2, e2), r1 is not None)]
+
+
+def _entity_roles(
+    text: str, base: int, lo: int, here: list[tuple[Mention, str]]
+) -> dict[str, str | None]:
+    """Each drug's role from the words around any of its mentions; None when no mention is
+    marked or two mentions disagree."""
+    seen: dict[str, set[str]] = {}
+    for mm, e in here:
+        r = _role(text, mm, base, lo)
+        bucket = seen.setdefault(e, set())
+        if r is not None:
+            bucket.add(r)
+    return {e: (next(iter(rs)) if len(rs) == 1 else None) for e, rs in seen.items()}
+
+
+_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+)\s*$", re.I)
+
+
+def _listed_pairs(
+    text: str,
+    base: int,
+    distinct: dict[str, tuple[Mention, str]],
+    roles: dict[str, str | None],
+) -> list[tuple[tuple[Mention, str], tuple[Mention, str], bool]]:
+    marked = [e for e in distinct if roles.get(e) is not None]
+    if len(marked) != 1:
+        return []
+    hub = distinct[marked[0]]
+    rest = sorted((x for e, x in distinct.items() if e != marked[0]), key=lambda x: x[0].start)
+    for a, b in itertools.pairwise(rest):
+        if not _LIST_GAP.fullmatch(text[a[0].end - base : b[0].start - base]):
+            return []  # the others are not one list: which of them the interval is for is open
+    if roles[marked[0]] == "stop":
+        return [(hub, x, True) for x in rest]
+    return [(x, hub, True) for x in rest]
+
+
+def _claim(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, kb: KnowledgeBase, domain: str, text: str,
+    window: str, m: re.Match[str], pair,
+) -> Claim:  # fmt: skip
+    stop, start, known = pair
+    base = info.sentence.start
+    ent = kb.entity(start[1])
+    c = base_claim(
+        info,
+        cr,
+        stop,
+        kb,
+        domain,
+        start[1],
+        ent.label if ent else start[0].text,
+        base + m.start(),
+    )
+    _set_interval(c, m)
+    if not known:
+        c.qualifiers["direction"] = "unknown"
+    c.negated = _no_wait(window)
+    trig = _TRIGGER.search(window)
+    frame = Frame(
+        "washout",
+        role="minimum",
+        trigger=trig.group(0) if trig else None,
+        slots={
+            "stopped": stop[0].text if known else "",
+            "started": start[0].text if known else "",
+            "interval": m.group(0),
+        },
+    )
+    frame.not_asserted = (
+        non_assertion(info.layout, text, m.start(), paragraph_lead=info.layout.paragraph_lead)
+        or c.frame.not_asserted  # type: ignore[union-attr]
+    )
+    c.frame = frame
+    return c
 
 
 def _table_claims(  # type: ignore[no-untyped-def]
