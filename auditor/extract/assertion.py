@@ -234,14 +234,33 @@ def polarity(
     return "denied" if denied else "affirmed"
 
 
+# the therapy a dose follows or replaces is not the dose's route: "oral tablets only as a
+# continuation of injectable therapy", "after switching from IV", "instead of the injection"
+_PRIOR_THERAPY = re.compile(
+    r"\b(?:(?:a\s+|the\s+)?continuation\s+of|after(?:\s+switching\s+from)?|following|"
+    r"switch(?:ing|ed)?\s+from|transition(?:ing|ed)?\s+from|step(?:ping)?[-\s]down\s+from|"
+    r"instead\s+of|in\s+place\s+of)\s+(?:(?:the|an?|their|your|initial|prior)\s+)?"
+    r"(?:injectable|intravenous|i\.?v\.?|intramuscular|i\.?m\.?|parenteral|injections?|"
+    r"infusions?)(?:\s+(?:therapy|treatment|dosing|doses?|use|course|form))?\b",
+    re.I,
+)
+
+
+def without_prior_therapy(text: str) -> str:
+    """The text with the therapy a dose follows or replaces blanked out ("as a continuation of
+    injectable therapy")."""
+    return _PRIOR_THERAPY.sub(" ", text)
+
+
 def context_qualifiers(text: str) -> dict[str, str]:
     """Status (``otc`` / ``rx``) and route (``intravenous`` / ``oral``) the text states; the
     first value of each key in lexicon order wins ("IV acetaminophen is given as an infusion"
     is intravenous even though it also says "given")."""
     found: dict[str, str] = {}
     for key, options in _CONTEXT.items():
+        said = _PRIOR_THERAPY.sub(" ", text) if key == "route" else text
         for value, pat in options:
-            if pat is not None and pat.search(text):
+            if pat is not None and pat.search(said):
                 found[key] = value
                 break
     return found
@@ -258,4 +277,5 @@ __all__ = [
     "polarity",
     "preference",
     "projection",
+    "without_prior_therapy",
 ]

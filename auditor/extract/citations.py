@@ -375,10 +375,22 @@ def _case_name(text: str, start: int) -> tuple[str | None, tuple[int, int] | Non
     m = _NAME_BEFORE.search(text[max(0, start - 160) : start])
     if m:
         base = max(0, start - 160)
-        name = _strip_lead(m.group("name"))
+        name = _after_apposition(_strip_lead(m.group("name")))
         s = base + m.end("name") - len(name)
         return name, (s, base + m.end("name"))
     return None, None
+
+
+def _after_apposition(name: str) -> str:
+    """ "the federal Sentencing Guidelines, *United States v. Booker*": an emphasis run that
+    opens inside the first party (read as two or more spaces, see :func:`find_citations`)
+    starts the name; the words before it are what the citation is apposed to. A comma alone
+    does not cut ("Goodyear Dunlop Tires Operations, S.A. v. Brown")."""
+    v = re.search(r"\s+v\.?\s", name)
+    if v is None:
+        return name
+    opens = [m.end() for m in re.finditer(r"\S\s{2,}(?=[A-Z])", name[: v.start()])]
+    return name[opens[-1] :] if opens else name
 
 
 _LEADS = re.compile(

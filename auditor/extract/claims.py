@@ -1519,8 +1519,13 @@ _PART_SUBJECT = re.compile(
 
 def _partial_before(text: str, start: int) -> bool:
     a, _ = clause_at(text, start)
-    lead = text[a:start]
-    return bool(_PART_SUBJECT.search(lead)) and not _REST.search(lead)
+    # the clause, or the sentence's subject before its verb when an aside cut the clause ("The
+    # rules on asset-referenced tokens (Titles III and IV) applied from 30 June 2024")
+    subject = re.split(r"[.;:!?]\s|\*\*", text[:start])[-1]
+    return any(
+        bool(_PART_SUBJECT.search(lead)) and not _REST.search(lead)
+        for lead in (text[a:start], subject)
+    )
 
 
 def _parenthetical_around(text: str, pos: int) -> str:

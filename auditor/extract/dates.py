@@ -47,7 +47,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "y",
         re.compile(
-            rf"\b(?P<prep>since|from|until|till|through|before|after|following|by|in|during|throughout|over|across|(?:for\s+)?(?:all|most|much)\s+of|at|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning|middle)\s+of\s+)?(?P<y>{_YEAR})\b(?![-/]\d)",
+            rf"\b(?P<prep>since|from|until|till|through|before|after|following|by|in|during|throughout|over|across|(?:for\s+)?(?:all|most|much)\s+of|at|as\s+of|effective|starting|beginning|year|enacted|adopted|signed|passed|decided|issued|approved|published)\s+(?:the\s+(?:end|start|beginning|middle)\s+of\s+)?(?P<y>{_YEAR})\b(?!\s?[-/\u2013\u2014]\s?\d)",
             re.I,
         ),
     ),

@@ -29,7 +29,10 @@ Kind = Literal["heading", "table_header", "table_rule", "table_row", "list_item"
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 _NUMBERED_TITLE = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+[A-Z][^.!?:;]{3,140}$")
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,120}?)(?:\*\*|__)\s*:?\s*$")
+# "**3. Clopidogrel (Plavix)** — for comparison": a short aside after the bold run still heads
+_BOLD_LINE = re.compile(
+    r"^\s*(?:\*\*|__)([^*_\n]{2,120}?)(?:\*\*|__)\s*(?::|\s[\u2014\u2013-]\s*[^.!?\n*_:]{1,40})?\s*$"
+)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)]|[a-z][.)])\s")
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -112,8 +115,15 @@ def layout_sentences(text: str, sentences: list[Sentence]) -> list[Layout]:
         bold = _BOLD_LINE.match(s.text) if starts_line and not h else None
         if starts_line and not h and not bold and _NUMBERED_TITLE.match(s.text):
             bold = _NUMBERED_TITLE.match(s.text)  # "2.2 Heterozygous FH in Pediatric Patients"
+        whole_line = False
+        if starts_line and not h and not bold and s.text.startswith(("**", "__")):
+            # "**Q: I use rizatriptan (Maxalt). What's my limit?**": a bold line of several
+            # sentences heads what follows it as one title
+            end = text.find("\n", s.start)
+            bold = _BOLD_LINE.match(text[s.start : end if end >= 0 else len(text)])
+            whole_line = bold is not None
         headings = tuple(t for _, t in heads)
-        if h or (bold and _ends_line(text, s.end)):
+        if h or (bold and (whole_line or _ends_line(text, s.end))):
             level = len(h.group(1)) if h else 7  # a bold line heads what follows it
             title = _clean(h.group(2) if h else (bold.group(1) if bold.groups() else bold.group(0)))  # type: ignore[union-attr]
             heads = [(lv, t) for lv, t in heads if lv < level]

@@ -143,10 +143,15 @@ def split_sentences(text: str) -> list[Sentence]:
         cut = m.end()
         # only the end of the sentence so far decides (bounded: "A. A. A. …" stays linear)
         piece = text[max(start, m.start() - _LOOKBACK) : m.start() + 1]
-        if m.group(0)[0] in ".!?" and _is_abbreviation(piece, text[cut : cut + 3]):
-            continue
-        if m.group(0)[0] == "." and _in_short_parenthetical(piece, text, cut):
-            continue  # "(Fed. Cir. 1999)", "(D. Mass. 1995)": a court parenthetical
+        kept = (m.group(0)[0] in ".!?" and _is_abbreviation(piece, text[cut : cut + 3])) or (
+            m.group(0)[0] == "." and _in_short_parenthetical(piece, text, cut)
+        )  # "(Fed. Cir. 1999)", "(D. Mass. 1995)": a court parenthetical
+        if kept:
+            if "\n" not in m.group(0):
+                continue
+            # "... unless a doctor says so.\n- **Prescription:** ...": the full stop may
+            # be an abbreviation's ("So." is a reporter), but the line break still ends it
+            cut = m.start() + m.group(0).index("\n") + 1
         _emit(text, start, cut, out)
         start = cut
     _emit(text, start, len(text), out)
@@ -181,7 +186,9 @@ def _is_abbreviation(piece: str, following: str = "") -> bool:
     if piece.rstrip("\"')] ").endswith(".."):
         return False  # "Inc.." : an abbreviation that also ends the sentence
     tail = piece.rsplit("\n", 1)[-1].strip()
-    if re.fullmatch(r"(?:\d{1,2}|[a-zA-Z])[.)]", tail):  # a list marker ("1.", "a)") opens an item
+    if re.fullmatch(
+        r"[*_]*(?:\d{1,2}|[a-zA-Z])[.)]", tail
+    ):  # a list marker ("1.", "**a)") opens an item
         return True
     m = _WORD_BEFORE.search(piece)
     if not m:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from auditor.extract.assertion import context_qualifiers
+from auditor.extract.assertion import context_qualifiers, without_prior_therapy
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.frames import dose_words as w
 from auditor.extract.frames.common import value_clause
@@ -91,6 +91,10 @@ def value_kind(info: SentenceInfo, q: Quantity) -> str:
     return "dose"
 
 
+# "no single dose above 5 mg", "never more than": a bound, not a threshold
+_NEGATED_BOUND = re.compile(r"\b(?:no|not|never)\b[^.;,]{0,30}$|n[’']t\b[^.;,]{0,30}$", re.I)
+
+
 def role_of(
     info: SentenceInfo, q: Quantity, prev: tuple[str, str, int] | None
 ) -> tuple[str | None, str, str]:
@@ -139,7 +143,7 @@ def role_of(
         return prev[0], prev[1], "clause"
     if prev is not None and prev[2] - base > a:
         return None, "", ""  # another value's clause: its words are not this value's role
-    if w.ABOVE_LEAD.search(lead):
+    if (above := w.ABOVE_LEAD.search(lead)) and not _NEGATED_BOUND.search(lead, 0, above.start()):
         # "| Label maximum | 40 mg per day; split doses above 15 mg |": a threshold the clause
         # gives a direction for, not the value the column (label, heading) names
         return "threshold", lead.strip(), "clause"
@@ -169,7 +173,14 @@ def qualifier_parts(info: SentenceInfo, q: Quantity) -> tuple[str, list[str]]:
         parts.append(lay.column_at(q.start))
         if i != 0 and lay.columns:  # "| Indication (adults) | ... |": the row label's header
             parts.append(lay.columns[0])
-        parts += [info.text[x - base : y - base] for j, (x, y) in enumerate(lay.cells) if j != i]
+        # another value cell's words are that value's ("| 40 mg/day | 20 mg/day over age 60 |")
+        parts += [
+            info.text[x - base : y - base]
+            for j, (x, y) in enumerate(lay.cells)
+            if j != i
+            and not (j and any(x <= o.start < y and o.dimension == q.dimension
+                               for o in info.quantities))
+        ]  # fmt: skip
     parts.append(lay.list_header)
     heads = list(reversed(lay.headings))
     parts += heads[:-1] if len(heads) > 1 else heads
@@ -216,7 +227,7 @@ def fill_slots(
         for key in ("status", "route"):
             if key in quals and key not in frame.slots:
                 frame.slots[key] = quals[key]
-        forms = w.formulations_of(text)
+        forms = w.formulations_of(without_prior_therapy(text))
         if forms and "formulation" not in frame.slots:
             frame.slots["formulation"] = _form_of_subject(info, subject[0], forms)
         named = w.NAMED_STRENGTH.search(_EQUIVALENCE.sub("", text))

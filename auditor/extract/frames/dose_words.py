@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 _MAX = (
-    r"max(?:imum|imal)?\b\.?|up\s+to|no\s+more\s+than|not\s+more\s+than|not\s+to\s+exceed|"
+    r"max(?:imum|imal)?\b\.?(?!\s*strength\b)|up\s+to|no\s+more\s+than|not\s+more\s+than|not\s+to\s+exceed|"
     r"(?:not|never|without)\s+exceeding|"
     r"(?:do|does|should|must|can|will|may)\s*(?:not|n't|n’t)\s+(?:\w+\s+){0,2}?"
     r"(?:exceed|go\s+(?:over|above|beyond)|(?:take|use|give|get|have|be\s+given)\s+more\s+than)|"
@@ -77,7 +77,7 @@ _ROLE_RE = re.compile(
 )
 # a role stated right after the value: "2,550 mg (maximum)", "800 mg per dose", "as a starting dose"
 _ROLE_AFTER = re.compile(
-    r"^[\s*_,(]*(?:(?P<maximum>max(?:imum)?\b|(?:is|as)\s+the\s+(?:\w+\s+)?(?:maximum|limit|ceiling|"
+    r"^[\s*_,(]*(?:(?P<maximum>max(?:imum)?\b(?!\s*strength\b)|(?:is|as)\s+the\s+(?:\w+\s+)?(?:maximum|limit|ceiling|"
     r"most|upper\s+limit|highest\s+(?:recommended|approved|labell?ed|allowed|permitted|daily)|"
     r"top\s+dose)|daily\s+max(?:imum)?|or\s+less)"
     r"|(?P<per_dose>per\s+dose|each\s+dose|a\s+dose|at\s+a\s+time|at\s+once|as\s+a\s+single\s+dose|"
@@ -220,9 +220,18 @@ def role_after(tail: str) -> tuple[str, str] | None:
     return m.lastgroup, m.group(m.lastgroup).strip()
 
 
+_LIMIT_LABEL = re.compile(
+    r"[\s*_]*(?:(?:daily|24[- ]hour|dose|dosing|upper|total)\s+)?limits?"
+    r"(?:\s+(?:in|per|a|each)\s+(?:24\s+hours?|day)|\s+per\s+day|\s*\([^()]{0,20}\))?[\s*_:]*",
+    re.I,
+)
+
+
 def role_in_label(label: str) -> tuple[str, str] | None:
     """A role named by a list label, row label, column header or heading ("Maximum",
     "Starting dose", "Max daily dose (OTC)", "Titration")."""
+    if _LIMIT_LABEL.fullmatch(label):
+        return "maximum", label.strip(" *_:|")  # "| Limit in 24 hours |", "Daily limit:"
     found = role_before(label)
     if found is None:
         return None
@@ -244,13 +253,15 @@ ROLE_REASON = {
     "current one",
     "loading": "a loading dose; the graph records maximum doses",
     "studied": "a dose a study tried, not a labelled maximum",
-    "threshold": 'a threshold the text sets a direction by ("doses above 15 mg"), not a stated '
-    "limit",
+    "threshold": "a threshold the text gives a direction for (doses above it), not a stated limit",
 }
 
 # -- what kind of number it is --------------------------------------------------------------
 
 STRENGTH_AFTER = re.compile(
+    # a product's strength name: "Famotidine 20 mg (Maximum Strength)", "500 mg Extra Strength"
+    r"^\s*[(*_]*\s*(?:maximum|max|extra|regular|original|full|low|children'?s|junior|adult)"
+    r"\s+strength\b|"
     r"^\s*(?:-|\s)?(?:\)\s*)?"
     # a release or coating word between the strength and the form: "1.2 g delayed-release tablets"
     r"(?:(?:(?:delayed|extended|immediate|modified|sustained|controlled|prolonged)[- ]release|"

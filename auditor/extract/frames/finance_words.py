@@ -50,7 +50,8 @@ PRESENT = re.compile(
     r"have\s+been|current|"
     # a move in the present tense ("the ECB lifts its deposit rate to 4%"); "cuts" and "hikes"
     # are left out: they are as often nouns ("after three cuts")
-    r"lifts|raises|lowers|reduces|trims|holds|keeps|leaves|climbs|rises|increases)\b",
+    # "increases" is left out too ("two 75 bp increases followed")
+    r"lifts|raises|lowers|reduces|trims|holds|keeps|leaves|climbs|rises)\b",
     re.I,
 )
 

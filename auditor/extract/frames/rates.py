@@ -100,6 +100,10 @@ def _claim(
     )
     claim.quantity = q
     claim.date = claim_date(info, q.start)
+    if claim.date is None and (prev := _gapped_after(info, q)) is not None:
+        # "when the MRO reached 4.50% and the MLF 4.75%": the verbless second clause shares
+        # the first one's date
+        claim.date = claim_date(info, prev.start)
     yearless = _yearless_day(info, q) if claim.date is None else None
     if yearless is not None:
         # "That followed the September 17 cut to 4.00%-4.25%" under "# ... mid-November 2025":
@@ -109,12 +113,31 @@ def _claim(
     elif claim.date is None and not _open_after(info, q):
         # "After December 2024 the Committee held the range at ...": the sentence dates the
         # value only as later than a day; the heading's date is not the one it means
-        claim.date = _context_date(info, q)
+        # a prose sentence with a date of its own that is not this value's: the heading's
+        # date is not the one it means either
+        # but "its first cut since 2019" only names a reference point
+        own_date = info.layout.kind != "table_row" and any(
+            d.role == "point" and not _REFERENCE_POINT.search(info.text, 0, d.start - base)
+            for d in info.dates
+        )
+        claim.date = _context_date(info, q, headings=not own_date)
     own = _date_right_after(info, q)
     if own is not None:  # "began cutting in June 2024 and lowered it to 2.00% in June 2025"
         claim.date = own
     if claim.date is not None and _other_banks_cell(info, claim.date, q, s, kb):
         claim.date = None  # "| ECB deposit rate | 3.50% | Fed: 18 September 2024 |"
+    lay = info.layout
+    if (
+        claim.date is not None
+        and lay.kind == "table_row"
+        and info.sentence.start <= claim.date.start < info.sentence.end
+        and (cell := lay.cell_index(claim.date.start)) is not None
+        and cell != lay.cell_index(q.start)
+    ):
+        # "| October 29, 2019 | -25 bp | 1.50%-1.75% |": the row states the value at the date
+        # of another cell; the claim's span is both cells and what lies between them
+        ca, cb = lay.cells[cell]
+        claim.start, claim.end = min(ca, claim.start), max(cb, claim.end)
     previous = bool(_PREVIOUS.search(info.text[max(0, q.start - base - 16) : q.start - base])
                     or _ARROW_AFTER.match(info.text[q.end - base :]))  # fmt: skip
     frame = Frame("policy_rate", role="previous" if previous else "level", trigger=s.mention.text)
@@ -234,7 +257,7 @@ def _tense(info: SentenceInfo, lead: str, sentence_lead: str, claim: Claim) -> s
     return "undated"
 
 
-def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
+def _context_date(info: SentenceInfo, q: Quantity, headings: bool = True) -> DateRef | None:
     """A date given by the value's column header, row label, line label or nearest heading
     ("| Rate | June 2024 | September 2024 |", "### What changed on 18 September 2024")."""
     lay = info.layout
@@ -256,6 +279,8 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
     for text in [*places[:3], lay.label]:
         if text and year and (d := month_day(text, year)):
             return d  # "- December 19: to ..." under "**2018 — four hikes**"
+    if not headings:
+        return None
     for text in reversed(lay.headings):
         found = [d for d in find_dates(text) if d.role != "current"]
         if found:
@@ -263,6 +288,11 @@ def _context_date(info: SentenceInfo, q: Quantity) -> DateRef | None:
     return None
 
 
+_DAY_MONTH = re.compile(  # "decided on 8 September and 27 October"
+    r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"oct|nov|dec)[a-z]*)\b\.?",
+    re.I,
+)
 _MONTH_DAY = re.compile(
     r"\b(?P<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?P<d>\d{1,2})\b",
     re.I,
@@ -294,6 +324,33 @@ _WHOLE_PERIOD = re.compile(
 )
 
 
+_GAPPED = re.compile(
+    r"[*_\s]*(?:,\s*)?(?:and|while|with)\s+(?:the\s+|its\s+)?[A-Za-z][^,;.\d%]{0,60}?"
+    r"[*_\s]*(?:at\s+|of\s+)?[*_\s]*",
+    re.I,
+)
+_A_VERB = re.compile(
+    r"\b(?:is|was|were|are|stood|stands|rose|fell|reached|hit|went|moved|cut|raised|lowered|"
+    r"held|kept|left|set|ended|remained|stayed|had|has|been|became|dropped|climbed)\b",
+    re.I,
+)
+
+
+def _gapped_after(info: SentenceInfo, q: Quantity) -> Quantity | None:
+    """The rate value this one is gapped after ("... reached 4.50% and the MLF 4.75%"): the
+    previous percentage of the sentence when only "and <name>" without a verb lies between."""
+    before = [x for x in info.quantities if x.unit == "percent" and x.end <= q.start]
+    if not before:
+        return None
+    prev = before[-1]
+    base = info.sentence.start
+    gap = info.text[prev.end - base : q.start - base]
+    if not _GAPPED.fullmatch(gap) or _A_VERB.search(gap):
+        return None
+    return prev
+
+
+_REFERENCE_POINT = re.compile(r"\b(?:since|after|before|until|from)\s*[*_]*$", re.I)
 _RIGHT_AFTER = re.compile(r"[\s*_)]*(?:,\s*)?(?:(?:on|effective)\s+)?", re.I)
 _RELATIVE = re.compile(r"\b(?:later|afterwards?|followed|then|next|subsequent\w*)\b", re.I)
 # "December 17–18, 2024": a meeting's days with their year (not a day without one)
@@ -314,7 +371,9 @@ def _yearless_day(info: SentenceInfo, q: Quantity) -> DateRef | Literal[False] |
     taken = [(d.start - base, d.end - base) for d in info.dates]
     days = [
         m
-        for m in _MONTH_DAY.finditer(text)
+        for m in sorted(
+            [*_MONTH_DAY.finditer(text), *_DAY_MONTH.finditer(text)], key=lambda m: m.start()
+        )
         if m.group("mon")[:1].isupper()
         and not any(a < m.end() and m.start() < b for a, b in taken)
         and not _NOT_A_DAY.match(text, m.end())
@@ -332,6 +391,16 @@ def _yearless_day(info: SentenceInfo, q: Quantity) -> DateRef | Literal[False] |
     in_clause = [m for m in days if a <= m.start() < b and m.end() <= at]
     if right_after:  # "a cut to 2% on April 30"
         m = right_after[0]
+    elif len(in_clause) > 1:
+        # "decided on 8 September and 27 October, taking the deposit rate to 0.75% and then
+        # 1.50%": as many days as values after them pair in order; otherwise whose is which?
+        stop = text.find(";", in_clause[-1].end())
+        stop = len(text) if stop < 0 else stop
+        values = [x for x in info.quantities
+                  if x.unit == "percent" and in_clause[-1].end() <= x.start - base < stop]  # fmt: skip
+        if len(values) != len(in_clause) or q not in values:
+            return False
+        m = in_clause[values.index(q)]
     elif in_clause:  # "the September 17 cut to 4.00%-4.25%"
         m = in_clause[-1]
         if _RELATIVE.search(text, m.end(), at):
@@ -349,7 +418,7 @@ def _yearless_day(info: SentenceInfo, q: Quantity) -> DateRef | Literal[False] |
     year = single_year((dated,)) if dated else None
     if year is None:
         return False
-    found = month_day(m.group(0), year)
+    found = month_day(f"{m.group('mon')} {m.group('d')}", year)
     if found is None:
         return False
     heading_dates = [d for d in find_dates(dated or "") if d.role != "current"]
@@ -440,6 +509,13 @@ def _foreign_owner(
     return None
 
 
+_NAMED_IN_PARENS = re.compile(
+    r"[\s*_]*\((?=[^()\d]{2,40}\))[^()]*\b(?:lending|deposit|refinanc\w*|facility|MRO|DFR|MLF|"
+    r"repo|overnight|discount|prime|IORB|IOER|policy\s+rate)\b[^()]*\)",
+    re.I,
+)
+
+
 def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type: ignore[no-untyped-def]
     base = info.sentence.start
     a, _b = value_clause(info, q)
@@ -457,10 +533,16 @@ def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type
                    and re.match(r"^[\s*_]*\($", text[q.end - base : m.start - base])]  # fmt: skip
     if named_after and named_after[0][0].of_type(_SERIES):
         return series_of(*named_after[0], kb, "clause")  # "2.15% (MRO)"
+    if _NAMED_IN_PARENS.match(text, q.end - base) and not named_after:
+        return None  # "2.75% (marginal lending)": named by a rate name the graph does not know
     own = _own_name(info, q, kb)
     if own is not None:  # "deposit 2.00%, MRO 2.15% and marginal lending 2.40%"
         return own
-    before = [(m, e) for m, e in issuers if a <= m.start - base and m.end <= q.start]
+    lo = a
+    if (aside := _ASIDE_BEFORE.search(text, 0, q.start - base)) and aside.end() >= a:
+        lo = min(a, _clause_start(text, aside.start()))  # the head the relative clause follows
+    before = [(m, e) for m, e in issuers if lo <= m.start - base and m.end <= q.start
+              and not _in_aside(text, m.start - base, m.end - base, q.start - base)]  # fmt: skip
     if before:
         m, e = before[-1]
         gap = text[m.end - base : q.start - base]
@@ -472,6 +554,25 @@ def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type
         m, e = after[0]
         return series_of(m, e, kb, "clause")  # "a 4.00% deposit facility rate"
     return _structural(info, q, kb, issuers, subjects, from_context)
+
+
+# ", which sits 25 bp above the MRO, topped out at": a relative clause just closed before the
+# value's own words
+_ASIDE_BEFORE = re.compile(r",\s*(?:which|who|whose)\b[^,;]*,[^,;]*$", re.I)
+
+
+def _clause_start(text: str, at: int) -> int:
+    cut = max(text.rfind(";", 0, at), text.rfind(":", 0, at), text.rfind(". ", 0, at))
+    return cut + 1 if cut >= 0 else 0
+
+
+_ASIDE_OPEN = re.compile(r",\s*(?:which|who|whose|that)\b[^,;]*$", re.I)
+
+
+def _in_aside(text: str, start: int, end: int, value: int) -> bool:
+    """ "the marginal lending rate, which sits 25 bp above the MRO, topped out at 4.50%": a
+    name inside a relative clause that closes before the value does not govern it."""
+    return bool(_ASIDE_OPEN.search(text, 0, start)) and "," in text[end:value]
 
 
 def _governs(m: Mention, eid: str, gap: str, kb: KnowledgeBase) -> bool:
