@@ -82,8 +82,17 @@ class Trail:
         self.tree_signer: TreeSigner | None = None
         self.tree_head_log: CheckpointLog | None = None
         self.witness_url: str | None = None
-        # what record() accepts as metadata; from_settings (and the API) set the settings'
-        self.metadata_limits = MetadataLimits()
+        self._metadata_limits: MetadataLimits | None = None
+
+    @property
+    def metadata_limits(self) -> MetadataLimits:
+        """What ``record`` accepts as metadata: the settings' limits (``from_settings`` and
+        the API set them), else the settings' defaults."""
+        return self._metadata_limits or MetadataLimits.defaults()
+
+    @metadata_limits.setter
+    def metadata_limits(self, limits: MetadataLimits) -> None:
+        self._metadata_limits = limits
 
     @classmethod
     def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
