@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from auditor import telemetry
 from auditor.errors import DataError, UsageError
 from trail import db, queries, tree
-from trail.append import EVENT_KIND, Appended, Pending, append, prepare
+from trail.append import EVENT_KIND, Appended, CheckedRequest, Pending, append, prepare
 from trail.auto_checkpoint import AutoCheckpointer
 from trail.checkpoints import CheckpointLog, CheckpointPolicy
 from trail.group_commit import GroupCommitter
@@ -172,11 +172,14 @@ class Trail:
         metadata: Mapping[str, Any] | None = None,
         source: str = "api",
         request: Mapping[str, Any] | None = None,
+        checked: CheckedRequest | None = None,
     ) -> RecordedAudit:
         """Append one audit (``AuditResult`` or its ``to_dict()``) to the chain.
 
         Idempotent on ``(tenant, external_id)``: a second call with the same ``external_id``
-        returns the stored record with ``created=False`` and appends nothing.
+        returns the stored record with ``created=False`` and appends nothing. ``checked``:
+        the request as the caller checked it before the audit (``trail.append.check_request``;
+        stored as it is, ``metadata`` and ``request`` omitted).
         """
         pending = prepare(
             result,
@@ -188,6 +191,7 @@ class Trail:
             source=source,
             request=request,
             metadata_limits=self.metadata_limits,
+            checked=checked,
         )
         return self._append(pending)[0]
 
