@@ -158,6 +158,12 @@ class Settings(BaseSettings):
         description="Largest total size of a request's headers; larger requests get 431 in the "
         "JSON error shape (up to 1 MiB; past that the HTTP server itself answers 400).",
     )
+    max_form_bytes: int = Field(
+        default=65_536,
+        ge=1024,
+        description="Largest form a reviewer workbench page posts (sign-in, decisions, bulk "
+        "confirm); a larger one is read as empty, so its CSRF token is missing (403).",
+    )
     auth_failures_per_minute: int = Field(
         default=30,
         ge=1,

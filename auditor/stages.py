@@ -134,8 +134,10 @@ def extract(
     as_of: date | None = None,
     citations: list[str] | None = None,
 ) -> Extracted:
-    """Read ``text`` for every domain it is audited in (``auto``: the domains it names)."""
-    day = parse_as_of(as_of)
+    """Read ``text`` for every domain it is audited in (``auto``: the domains it names).
+    ``as_of`` is the date the caller parsed (:func:`parse_as_of`, once, in
+    ``Auditor.audit``); None: today."""
+    day = date.today() if as_of is None else as_of
     text = auditor.check_text(text)
     if domain not in DOMAIN_CHOICES:
         raise UsageError(f"unknown domain {domain!r}; expected one of {', '.join(DOMAIN_CHOICES)}")

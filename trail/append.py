@@ -113,10 +113,9 @@ def check_request(
     metadata under the settings' limits when it read the record; ``limits`` are then unused)."""
     if not text_checked:
         check_text(text)
-    return _checked(text, request, metadata, None if metadata_checked else limits or _DEFAULT)
-
-
-_DEFAULT = MetadataLimits()  # the settings' defaults
+    if metadata_checked:
+        return _checked(text, request, metadata, None)
+    return _checked(text, request, metadata, limits or MetadataLimits.defaults())
 
 
 def _checked(
@@ -168,7 +167,7 @@ def prepare(
             if request is not None
             else {"domain": res["domain"], "as_of": None, "citations": None},
             metadata,
-            metadata_limits or _DEFAULT,
+            metadata_limits or MetadataLimits.defaults(),
         )
     req, meta = checked.request, checked.metadata
     digests = field_digests(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
+from functools import cache
 from typing import Any
 
 from auditor.errors import UsageError
@@ -20,8 +21,6 @@ from trail.canonical import canonical_json
 MAX_SAFE_INT = 2**53 - 1  # RFC 8785 / I-JSON: integers a double represents exactly
 READ_DEPTH = 64  # stored metadata deeper than this is withheld on read (see readable_metadata)
 ANSWERED_AT = "answered_at"  # metadata key: when the audited text was said (not recorded)
-# the default limits (the settings' defaults): bytes of canonical JSON, nesting, keys
-MAX_BYTES, MAX_DEPTH, MAX_KEYS = 65_536, 16, 1_000
 
 
 def json_depth(value: Any, limit: int) -> int:
@@ -40,13 +39,15 @@ def json_depth(value: Any, limit: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class MetadataLimits:
-    """How large the metadata stored with one audit may be. The defaults are the settings'
-    defaults; :meth:`from_settings` reads ``max_metadata_bytes``, ``max_metadata_depth`` and
-    ``max_metadata_keys``, so every writer (route, batch, trail) applies the same limits."""
+    """How large the metadata stored with one audit may be: bytes of canonical JSON, nesting,
+    keys. :meth:`from_settings` reads ``max_metadata_bytes``, ``max_metadata_depth`` and
+    ``max_metadata_keys``, so every writer (route, batch, chat, gateway, trail) applies the
+    same limits; :meth:`defaults` are those settings' defaults, read from ``Settings`` (the
+    one place they are written)."""
 
-    max_bytes: int = MAX_BYTES
-    max_depth: int = MAX_DEPTH
-    max_keys: int = MAX_KEYS
+    max_bytes: int
+    max_depth: int
+    max_keys: int
 
     @classmethod
     def from_settings(cls, settings: Any) -> MetadataLimits:
@@ -56,6 +57,15 @@ class MetadataLimits:
             max_keys=settings.max_metadata_keys,
         )
 
+    @classmethod
+    def defaults(cls) -> MetadataLimits:
+        """The limits of settings that leave them unset.
+
+        >>> MetadataLimits.defaults().max_bytes
+        65536
+        """
+        return _defaults()
+
     def check(self, value: Any) -> dict[str, Any]:
         """:func:`check_metadata` under these limits."""
         return check_metadata(
@@ -63,9 +73,24 @@ class MetadataLimits:
         )
 
 
-def check_metadata(
-    value: Any, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH, max_keys: int = MAX_KEYS
-) -> dict[str, Any]:
+@cache
+def _defaults() -> MetadataLimits:
+    # imported on first use: pydantic (~0.15 s) loads only for a trail built without settings
+    from auditor.settings import Settings
+
+    def default(name: str) -> int:
+        value = Settings.model_fields[name].default
+        assert isinstance(value, int), name
+        return value
+
+    return MetadataLimits(
+        max_bytes=default("max_metadata_bytes"),
+        max_depth=default("max_metadata_depth"),
+        max_keys=default("max_metadata_keys"),
+    )
+
+
+def check_metadata(value: Any, *, max_bytes: int, max_depth: int, max_keys: int) -> dict[str, Any]:
     """``value`` if it is a JSON object the trail can store and every reader can serialise
     (bounded depth, key count and size; integers within ±(2^53 − 1)); else a UsageError."""
     if value is None:

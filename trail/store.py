@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from auditor import telemetry
 from auditor.errors import DataError, UsageError
 from trail import db, queries, tree
-from trail.append import EVENT_KIND, Appended, Pending, append, prepare
+from trail.append import EVENT_KIND, Appended, CheckedRequest, Pending, append, prepare
 from trail.auto_checkpoint import AutoCheckpointer
 from trail.checkpoints import CheckpointLog, CheckpointPolicy
 from trail.group_commit import GroupCommitter
@@ -82,8 +82,17 @@ class Trail:
         self.tree_signer: TreeSigner | None = None
         self.tree_head_log: CheckpointLog | None = None
         self.witness_url: str | None = None
-        # what record() accepts as metadata; from_settings (and the API) set the settings'
-        self.metadata_limits = MetadataLimits()
+        self._metadata_limits: MetadataLimits | None = None
+
+    @property
+    def metadata_limits(self) -> MetadataLimits:
+        """What ``record`` accepts as metadata: the settings' limits (``from_settings`` and
+        the API set them), else the settings' defaults."""
+        return self._metadata_limits or MetadataLimits.defaults()
+
+    @metadata_limits.setter
+    def metadata_limits(self, limits: MetadataLimits) -> None:
+        self._metadata_limits = limits
 
     @classmethod
     def from_settings(cls, settings: Any, db_url: str | None = None) -> Trail:
@@ -163,11 +172,14 @@ class Trail:
         metadata: Mapping[str, Any] | None = None,
         source: str = "api",
         request: Mapping[str, Any] | None = None,
+        checked: CheckedRequest | None = None,
     ) -> RecordedAudit:
         """Append one audit (``AuditResult`` or its ``to_dict()``) to the chain.
 
         Idempotent on ``(tenant, external_id)``: a second call with the same ``external_id``
-        returns the stored record with ``created=False`` and appends nothing.
+        returns the stored record with ``created=False`` and appends nothing. ``checked``:
+        the request as the caller checked it before the audit (``trail.append.check_request``;
+        stored as it is, ``metadata`` and ``request`` omitted).
         """
         pending = prepare(
             result,
@@ -179,6 +191,7 @@ class Trail:
             source=source,
             request=request,
             metadata_limits=self.metadata_limits,
+            checked=checked,
         )
         return self._append(pending)[0]
 

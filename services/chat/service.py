@@ -27,7 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor.deadline import deadline
+from auditor.errors import UsageError
 from services.chat.schemas import ChatRequest
+from trail.append import CheckedRequest, check_request
+from trail.metadata import MetadataLimits
+from trail.records import check_text
 
 log = logging.getLogger("kgaudit.chat")
 FORMAT_STOPS = ("\n", " Q:", " A:")
@@ -54,6 +58,31 @@ class ChatTimeout(ChatInputError):
 def clean(text: str) -> str:
     """Lone surrogates (valid JSON, invalid UTF-8) replaced, so the text can be stored."""
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def check_before_audit(text: str, metadata: dict[str, Any], limits: MetadataLimits) -> None:
+    """Refuse, before the audit runs, what the trail would refuse after it: the answer's text
+    (the trail's ``check_text``) and the metadata under ``limits`` — the trail's, which
+    ``create_app`` sets from ``Settings`` (the API's limits). A ChatInputError 422
+    (``invalid_metadata`` as in the API); nothing is audited or recorded."""
+    try:
+        check_text(text, "the answer")
+    except UsageError as exc:
+        raise ChatInputError(422, "invalid_request", str(exc)) from None
+    try:
+        limits.check(metadata)
+    except UsageError as exc:
+        raise ChatInputError(422, "invalid_metadata", str(exc)) from None
+
+
+def checked_request(text: str, request: dict[str, Any], metadata: dict[str, Any]) -> CheckedRequest:
+    """The request the trail stores as it is, after :func:`check_before_audit` passed its
+    text and (with the policy's outcome at its largest) its metadata: the digest only."""
+    return check_request(text, request, metadata, text_checked=True, metadata_checked=True)
+
+
+def as_of_text(req: ChatRequest) -> str | None:
+    return req.as_of.isoformat() if req.as_of else None
 
 
 @dataclass
@@ -269,6 +298,34 @@ class ChatService:
         with deadline(left):
             return self.audit_fn(answer, domain=run.request.domain, as_of=run.request.as_of)
 
+    def metadata(
+        self, run: Run, completion_id: str, extra: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The metadata recorded with the answer's audit; ``extra`` joins it (the policy's
+        outcome, ``gateway``)."""
+        return {
+            "completion_id": completion_id,
+            "model": self.model_name,
+            "context": run.question[:2000],
+            "kg_constraint": bool(run.constraint.get("enabled")),
+            "finish_reason": run.finish_reason,
+            **(extra or {}),
+        }
+
+    @staticmethod
+    def request(run: Run) -> dict[str, Any]:
+        req = run.request
+        return {"domain": req.domain, "as_of": as_of_text(req), "citations": None}
+
+    def check(
+        self, trail: Any, run: Run, *, completion_id: str, extra: dict[str, Any] | None = None
+    ) -> None:
+        """Before the audit: the answer and its metadata under the trail's limits
+        (:func:`check_before_audit`); ``extra`` as large as :meth:`record`'s can be."""
+        check_before_audit(
+            run.text.strip(), self.metadata(run, completion_id, extra), trail.metadata_limits
+        )
+
     def record(
         self,
         trail: Any,
@@ -280,29 +337,14 @@ class ChatService:
         completion_id: str,
         extra: dict[str, Any] | None = None,
     ) -> str:
-        """Append the answer's audit; ``extra`` joins the metadata (the gateway's policy)."""
+        """Append the answer's audit, after :meth:`check` passed it before the audit (with an
+        ``extra`` no smaller than this one); ``extra`` joins the metadata (the policy's
+        outcome). The trail stores the checked request as it is."""
         run.check_time()  # never record what the client was not answered
-        meta = {
-            "completion_id": completion_id,
-            "model": self.model_name,
-            "context": run.question[:2000],
-            "kg_constraint": bool(run.constraint.get("enabled")),
-            "finish_reason": run.finish_reason,
-            **(extra or {}),
-        }
-        req = run.request
+        text = run.text.strip()
+        checked = checked_request(text, self.request(run), self.metadata(run, completion_id, extra))
         rec = trail.record(
-            result,
-            text=run.text.strip(),
-            tenant=tenant,
-            requester=requester,
-            source="chat",
-            metadata=meta,
-            request={
-                "domain": req.domain,
-                "as_of": req.as_of.isoformat() if req.as_of else None,
-                "citations": None,
-            },
+            result, text=text, tenant=tenant, requester=requester, source="chat", checked=checked
         )
         return str(rec.id)
 

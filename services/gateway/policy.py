@@ -27,6 +27,18 @@ class Decision:
     def summary(self) -> dict[str, Any]:
         return {"policy": self.policy, "status": self.status}
 
+    def outcome(self, upstream: str) -> dict[str, Any]:
+        """``metadata.gateway`` of the recorded audit: the policy, the status, who answered
+        (``engine`` or the upstream's address) and whether the audit is marked for review."""
+        return {**self.summary(), "upstream": upstream, "review": self.status == REVIEW}
+
+
+def largest_outcome(policy: str, upstream: str) -> dict[str, Any]:
+    """The :meth:`Decision.outcome` of the longest JSON under ``policy``: ``delivered`` is the
+    longest status and ``false`` the longer boolean, the keys are the same. Metadata checked
+    with it before the audit is within the limits with whatever decision the audit brings."""
+    return Decision(policy, DELIVERED).outcome(upstream)
+
 
 def contradicted(audit: dict[str, Any]) -> list[dict[str, Any]]:
     """The contradicted claims and citations of an audit (``AuditResult.to_dict()``)."""

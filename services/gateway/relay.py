@@ -92,9 +92,9 @@ class Relay:
             yield sse(self.chunk([], usage=self.usage))
         yield DONE
 
-    def error_event(self, code: str, message: str) -> bytes:
+    def error_event(self, code: str, message: str, kind: str = "upstream_error") -> bytes:
         """An error after the response has started (OpenAI's clients raise on it)."""
-        return sse({"error": {"code": code, "message": message, "type": "upstream_error"}})
+        return sse({"error": {"code": code, "message": message, "type": kind}})
 
 
 def completion_events(

@@ -23,9 +23,18 @@ import httpx
 from auditor.deadline import DeadlineExceeded
 from auditor.deadline import deadline as audit_deadline
 from services.chat.schemas import ChatRequest
-from services.chat.service import audit_summary, clean, new_completion_id, now
+from services.chat.service import (
+    ChatInputError,
+    as_of_text,
+    audit_summary,
+    check_before_audit,
+    checked_request,
+    clean,
+    new_completion_id,
+    now,
+)
 from services.gateway.config import TenantRoute
-from services.gateway.policy import BLOCKED, Decision, decide
+from services.gateway.policy import BLOCKED, Decision, decide, largest_outcome
 from services.gateway.relay import Relay, completion_events
 from services.gateway.upstream import GatewayError, Upstream
 
@@ -137,9 +146,29 @@ class Gateway:
         upstream_meta: dict[str, Any],
         deadline: float,
     ) -> tuple[dict[str, Any], Decision]:
-        """Audit ``content``, apply the policy, record; the ``kgaudit`` object and decision."""
+        """Check the answer and its metadata, audit, apply the policy, record; the ``kgaudit``
+        object and decision. What the trail would refuse is refused before the audit (422)."""
         domain = req.domain if "domain" in req.model_fields_set else route.domain
         text = clean(answer_text(content, json_object=json_mode(req))).strip()
+        users = [m for m in req.messages if m.role == "user"]
+
+        def metadata(outcome: dict[str, Any]) -> dict[str, Any]:
+            return {
+                "completion_id": completion_id,
+                "context": clean(users[-1].text()[:2000]) if users else "",
+                **upstream_meta,
+                "gateway": outcome,
+                **request_metadata(raw),
+            }
+
+        try:  # under the trail's limits (the settings', as the API's), the outcome at its largest
+            check_before_audit(
+                text,
+                metadata(largest_outcome(route.policy, route.upstream_name)),
+                self.trail.metadata_limits,
+            )
+        except ChatInputError as exc:
+            raise GatewayError(exc.status, exc.code, str(exc)) from None
         try:
             with self.audit_slots or nullcontext():  # CPU-bound: a few at a time
                 left = min(self.audit_timeout_s, deadline - time.monotonic())
@@ -150,32 +179,17 @@ class Gateway:
                 504, "timeout", "the audit took longer than the time limit; nothing was recorded"
             ) from None
         decision = decide(route.policy, result, json_mode=json_mode(req))
-        users = [m for m in req.messages if m.role == "user"]
-        meta = {
-            "completion_id": completion_id,
-            "context": clean(users[-1].text()[:2000]) if users else "",
-            **upstream_meta,
-            "gateway": {
-                **decision.summary(),
-                "upstream": route.upstream_name,
-                "review": decision.status == "review",
-            },
-            **request_metadata(raw),
-        }
         if time.monotonic() > deadline:  # the client already got a 504: record nothing
             raise GatewayError(504, "timeout", "the answer took longer than the time limit")
+        request = {"domain": domain, "as_of": as_of_text(req), "citations": None}
+        checked = checked_request(text, request, metadata(decision.outcome(route.upstream_name)))
         rec = self.trail.record(
             result,
             text=text,
             tenant=who.tenant,
             requester=who.requester,
             source="gateway",
-            metadata=meta,
-            request={
-                "domain": domain,
-                "as_of": req.as_of.isoformat() if req.as_of else None,
-                "citations": None,
-            },
+            checked=checked,
         )
         payload = audit_summary(result, NO_CONSTRAINT, str(rec.id))
         return {**payload, **decision.summary(), "upstream": route.upstream_name}, decision
@@ -288,7 +302,8 @@ class Gateway:
                 abandon_on_cancel=True,
             )
         except GatewayError as exc:  # the response has started: an error event, no record
-            yield relay.error_event(exc.code, str(exc))
+            kind = "invalid_request_error" if exc.status < 500 else "upstream_error"
+            yield relay.error_event(exc.code, str(exc), kind)
             return
         finally:  # a client that went away closes the upstream's response too
             await chunks.aclose()

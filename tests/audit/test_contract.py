@@ -67,6 +67,22 @@ def test_as_of_accepts_date_and_defaults_to_today(auditor_obj):
     assert auditor_obj.audit("x", domain="legal").to_dict()["as_of"] == date.today().isoformat()
 
 
+def test_as_of_is_parsed_once_per_audit(auditor_obj, monkeypatch):
+    """Issue 29: ``Auditor.audit`` parses ``as_of``; the extract stage takes that date as it is."""
+    from auditor import stages
+
+    seen = []
+    parse = stages.parse_as_of
+
+    def counted(value):
+        seen.append(value)
+        return parse(value)
+
+    monkeypatch.setattr(stages, "parse_as_of", counted)
+    r = auditor_obj.audit("Ibuprofen is an NSAID.", domain="medical", as_of="2024-02-29")
+    assert r.to_dict()["as_of"] == "2024-02-29" and seen == ["2024-02-29"]
+
+
 def test_nothing_verifiable_gives_null_scores(auditor_obj):
     d = auditor_obj.audit("Hello! How can I help you today?", domain="medical").to_dict()
     assert d["claims"] == [] and d["fer"] is None and d["citation_confidence"] is None

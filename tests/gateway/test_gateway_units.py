@@ -85,6 +85,20 @@ def test_policy_table(policy: str, audit: dict, status: str) -> None:
     assert decide(policy, audit).status == status
 
 
+@pytest.mark.parametrize("policy", ["annotate", "block", "review"])
+def test_no_outcome_is_larger_than_the_one_checked_before_the_audit(policy: str) -> None:
+    """Chat and gateway check the metadata before the audit with ``largest_outcome`` and the
+    trail stores the real outcome unchecked: it must have the same keys and no more bytes."""
+    from services.gateway.policy import BLOCKED, DELIVERED, REVIEW, Decision, largest_outcome
+    from trail.canonical import canonical_json
+
+    largest = largest_outcome(policy, "http://llm:8000/v1")
+    for status in (DELIVERED, BLOCKED, REVIEW):
+        real = Decision(policy, status, "refused").outcome("http://llm:8000/v1")
+        assert real.keys() == largest.keys()
+        assert len(canonical_json(real, version=1)) <= len(canonical_json(largest, version=1))
+
+
 def test_the_refusal_names_every_contradicted_claim() -> None:
     audit = {
         "claims": [

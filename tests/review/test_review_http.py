@@ -333,3 +333,22 @@ def test_static_files_are_served_locally(workbench: Workbench) -> None:
     workbench.login("acme-viewer")
     page = workbench.client.get(f"/review/audits/{workbench.ids['acme'][0]}").text
     assert "http://" not in re.sub(r'href="https?://[^"]+"', "", page).split("<main")[0]
+
+
+def test_a_form_past_max_form_bytes_is_read_as_empty(workbench: Workbench) -> None:
+    """The form limit is a setting (issue 29: it was a constant in the route): a sign-in padded
+    past ``max_form_bytes`` is read as empty, so its token is missing (403); under a raised
+    limit the same form signs in."""
+    services = workbench.client.app.state.services
+
+    def sign_in(limit: int) -> int:
+        services.settings = workbench.settings.model_copy(update={"max_form_bytes": limit})
+        page = workbench.client.get("/review/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+        form = {"csrf": token, "api_key": workbench.tokens["acme-reviewer"], "pad": "x" * 3000}
+        r = workbench.client.post("/review/login", data=form, follow_redirects=False)
+        return r.status_code
+
+    assert workbench.settings.max_form_bytes == 65_536
+    assert sign_in(2048) == 403
+    assert sign_in(8192) == 303

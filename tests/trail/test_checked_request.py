@@ -3,6 +3,8 @@ as it is (same digest, same metadata), without checking it again under other lim
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from auditor.errors import UsageError
@@ -32,7 +34,9 @@ def test_a_checked_request_is_not_checked_again_under_the_default_limits(trail: 
     meta = {"blob": "x" * 100_000}
     with pytest.raises(UsageError, match="metadata"):
         check_request("t", REQUEST, meta)  # the default limit refuses it
-    checked = check_request("t", REQUEST, meta, MetadataLimits(max_bytes=200_000))
+    checked = check_request(
+        "t", REQUEST, meta, replace(MetadataLimits.defaults(), max_bytes=200_000)
+    )
     rec, stored = trail.record_and_get(fake_result("t"), text="t", checked=checked)
     assert rec.created and stored["metadata"] == meta
     assert stored["request_sha256"] == checked.digest and trail.verify().ok
@@ -48,3 +52,22 @@ def test_a_checked_request_must_be_the_audited_text() -> None:
     checked = check_request("one text", REQUEST, None)
     with pytest.raises(UsageError, match="differs"):
         prepare(fake_result("another"), text="another", checked=checked)
+
+
+def test_a_bare_trail_uses_the_settings_defaults(trail: Trail) -> None:
+    """One source (issue 29): a trail built without settings applies ``Settings``' defaults,
+    read from the settings' fields rather than restated in the trail."""
+    from auditor.settings import Settings
+
+    fields = Settings.model_fields
+    assert (
+        trail.metadata_limits
+        == MetadataLimits.defaults()
+        == MetadataLimits(
+            max_bytes=fields["max_metadata_bytes"].default,
+            max_depth=fields["max_metadata_depth"].default,
+            max_keys=fields["max_metadata_keys"].default,
+        )
+    )
+    with pytest.raises(UsageError, match="the limit is 65,536"):
+        trail.record(fake_result("t"), text="t", metadata={"blob": "x" * 70_000})

@@ -36,7 +36,6 @@ from services.chat.service import (
 )
 from services.gateway import (
     BLOCKED,
-    REVIEW,
     Decision,
     Gateway,
     GatewayError,
@@ -47,11 +46,14 @@ from services.gateway import (
     decide,
     tenant_route,
 )
+from services.gateway.policy import largest_outcome
 from services.gateway.relay import DONE, event_stream, sse
 from services.gateway.service import json_mode
 
 router = APIRouter(prefix="/v1", tags=["chat"])
 READY_WAIT_S = 8.0  # how long a request waits for the engine to load before a 503
+ENGINE = "engine"  # who answered, in the audit's metadata and the response's ``kgaudit``
+ERROR_TYPE = "invalid_request_error"  # OpenAI's error type of a refused request
 _SSE = {
     "text/event-stream": {
         # one server-sent event (OpenAPI 3.2 `itemSchema`): its `data` is a JSON
@@ -156,11 +158,16 @@ async def chat_completions(
     decided: list[Decision] = []
 
     def finish() -> dict[str, Any]:
+        # refused before the audit: what the trail would refuse (the outcome at its largest)
+        svc.check(
+            services.trail,
+            run,
+            completion_id=cid,
+            extra={"gateway": largest_outcome(route.policy, ENGINE)},
+        )
         result = svc.audit(run)
         decision = decide(route.policy, result, json_mode=json_mode(body))
         decided.append(decision)
-        extra = {"gateway": {**decision.summary(), "upstream": "engine"}}
-        extra["gateway"]["review"] = decision.status == REVIEW
         audit_id = svc.record(
             services.trail,
             run,
@@ -168,10 +175,10 @@ async def chat_completions(
             completion_id=cid,
             tenant=who.tenant,
             requester=who.requester,
-            extra=extra,
+            extra={"gateway": decision.outcome(ENGINE)},
         )
         summary = audit_summary(result, run.constraint, audit_id)
-        return {**summary, **decision.summary(), "upstream": "engine"}
+        return {**summary, **decision.summary(), "upstream": ENGINE}
 
     if body.stream and route.policy != "block":
         first = await anyio.to_thread.run_sync(_first_piece, svc, run)
@@ -275,7 +282,12 @@ def _events(
         yield chunk({"content": first})
     for piece in pieces:
         yield chunk({"content": piece})
-    yield chunk({}, run.finish_reason, kgaudit=finish())
+    try:
+        audit = finish()
+    except ChatInputError as exc:  # the response has started: an error event, no record
+        yield sse({"error": {"code": exc.code, "message": str(exc), "type": ERROR_TYPE}})
+        return
+    yield chunk({}, run.finish_reason, kgaudit=audit)
     opts = run.request.stream_options
     if opts is not None and opts.include_usage:
         yield sse(

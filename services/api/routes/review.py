@@ -45,7 +45,6 @@ from trail.reviews import Decision, append_reviews, audit_items, item_state, rev
 
 router = APIRouter(prefix="/review", include_in_schema=False)
 api_router = APIRouter(prefix="/v1", tags=["audits"])
-MAX_FORM_BYTES = 64 * 1024
 VERDICT_LABELS = {
     "supported": ("✓", "supported"),
     "contradicted": ("✗", "contradicted"),
@@ -98,9 +97,10 @@ async def _session(request: Request, services: AppServices) -> WebSession | None
     return session if active else None
 
 
-async def _form(request: Request) -> dict[str, list[str]]:
+async def _form(request: Request, services: AppServices) -> dict[str, list[str]]:
+    """The posted form; one larger than ``max_form_bytes`` (a setting) is read as empty."""
     body = await request.body()
-    if len(body) > MAX_FORM_BYTES:
+    if len(body) > services.settings.max_form_bytes:
         return {}
     try:
         return parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=1000)
@@ -125,7 +125,7 @@ async def login_page(request: Request, services: ServicesDep) -> Response:
 
 @router.post("/login")
 async def login(request: Request, services: ServicesDep) -> Response:
-    form = await _form(request)
+    form = await _form(request, services)
     sessions = _sessions(request)
     address = request.client.host if request.client else "-"
 
@@ -159,7 +159,7 @@ async def login(request: Request, services: ServicesDep) -> Response:
 @router.post("/logout")
 async def logout(request: Request, services: ServicesDep) -> Response:
     session = await _session(request, services)
-    form = await _form(request)
+    form = await _form(request, services)
     if session is not None and not csrf_ok(session, _one(form, "csrf")):
         return _error(request, 403, "The form's CSRF token is missing or wrong.", session)
     response = _redirect("/review/login")
@@ -350,7 +350,7 @@ async def _decider(
     request: Request, services: AppServices
 ) -> tuple[WebSession | None, dict[str, list[str]], Response | None]:
     session = await _session(request, services)
-    form = await _form(request)
+    form = await _form(request, services)
     if session is None:
         return None, form, _error(request, 401, "Please sign in again.", None)
     if not csrf_ok(session, _one(form, "csrf")):
