@@ -76,6 +76,9 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
                    f"{first} – {last}, but the {names} was also "
                    + "; ".join(value_text(f) for f in others[:3]), rule.hallucination_type, rule)  # fmt: skip
         return
+    if hits and (wrong := _wrong_step(claim, hits, facts, first, last)) is not None:
+        contradict(claim, [wrong[0], wrong[1]], kb, wrong[2], "numeric_error", rule)
+        return
     if hits:
         support(claim, hits, kb, f"matches the {label_of(kb, hits[0].subject)} "
                 f"({value_text(hits[0])})")  # fmt: skip
@@ -89,6 +92,36 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
     when = first.isoformat() if first == last else f"{first} – {last}"
     contradict(claim, pool, kb, f"the text says {q.text!r} but the {names} was "
                + "; ".join(value_text(f) for f in pool[:3]) + f" ({when})", htype, rule)  # fmt: skip
+
+
+_EFFECT_LAG = timedelta(days=8)  # an ECB decision applies from the next Wednesday but one
+
+
+def _wrong_step(
+    claim: Claim, hits: list[Fact], facts: list[Fact], first: date, last: date
+) -> tuple[Fact, Fact, str] | None:
+    """ "+75 bp to 4.25%-4.50%" on 14 December 2022: the level is right, but the move that set
+    it was 50 bp. Only for one series whose level took effect in the claim's period (or the
+    days a decision takes to apply), with the level before it in the graph."""
+    size = claim.qualifiers.get("size_bp")
+    if size is None or len({f.subject for f in hits}) != 1:
+        return None
+    new = [
+        f for f in hits if f.valid_from is not None and first <= f.valid_from <= last + _EFFECT_LAG
+    ]
+    if len(new) != 1:
+        return None
+    f = new[0]
+    prev = [p for p in facts if p.subject == f.subject and p.valid_to == f.valid_from]
+    if len(prev) != 1:
+        return None
+    a = prev[0].value_max if prev[0].value_max is not None else prev[0].value
+    b = f.value_max if f.value_max is not None else f.value
+    step = round(abs(float(b or 0) - float(a or 0)) * 100)
+    if step == round(float(size)):
+        return None
+    return (f, prev[0], f"the level is right ({value_text(f)}), but the move to it was {step} bp "
+            f"from {value_text(prev[0])}, not {float(size):g} bp")  # fmt: skip
 
 
 def _verify_extreme(  # type: ignore[no-untyped-def]

@@ -146,3 +146,33 @@ def test_a_part_of_the_act_cut_off_by_an_aside(auditor_obj):
     _no_contradiction(auditor_obj, text, "finance")
     found = _claims(auditor_obj, "MiCA applied from 30 June 2024.", "finance", "applicationDate")
     assert [c.verdict for c in found] == ["contradicted"]
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Federal funds target range moves:\n\n- December 14, 2022: +50 bp to 4.25%–4.50%.",
+         "supported"),
+        ("Federal funds target range moves:\n\n- December 14, 2022: +75 bp to 4.25%–4.50%.",
+         "contradicted"),
+        ("On December 14, 2022 the FOMC delivered a 75 basis point hike, to 4.25%–4.50%.",
+         "contradicted"),
+        # a sum of moves is not the size of the one that set the level
+        ("Over 2022 the FOMC raised the federal funds target range seven times, by a total of "
+         "425 bp, to 4.25%–4.50% on December 14, 2022.", "supported"),
+    ],
+)  # fmt: skip
+def test_the_size_of_the_move_that_set_a_level(auditor_obj, text, verdict):
+    """FOMC, 14 December 2022: the target range raised to 4-1/4 to 4-1/2 percent from 3-3/4 to
+    4 percent (50 bp); the level right with the wrong move size is an error of the number."""
+    found = [c for c in _claims(auditor_obj, text, "finance", "policyRate", as_of="2025-01-10")
+             if c.object == "4.25–4.5%"]  # fmt: skip
+    assert [c.verdict for c in found] == [verdict], [c.reason for c in found]
+
+
+def test_an_earlier_values_move_is_not_this_ones(auditor_obj):
+    text = (
+        "## 2008\n\nAfter a 75 basis point move on March 18 (to 2.25%) and a cut to 2% on "
+        "April 30, the Committee held the federal funds target rate until the fall."
+    )
+    _no_contradiction(auditor_obj, text, "finance", as_of="2009-01-05")

@@ -24,6 +24,7 @@ from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.dates import find_dates
 from auditor.extract.frames import finance_words as fw
 from auditor.extract.frames.common import respective, value_clause
+from auditor.extract.frames.moves import move_size
 from auditor.types import Claim, DateRef, Frame, Mention, Quantity
 from knowledge_graphs.store import KnowledgeBase
 
@@ -152,8 +153,16 @@ def _claim(
     if move is None and info.layout.kind == "table_row":
         cells = " ".join(info.layout.cell_texts[1:])
         move = fw.move_of(cells) or _signed_move(cells)
+    prev_end = max((x.end - base for x in info.quantities if x.unit == "percent"
+                    and x.end <= q.start and x.start not in info.change_quantities),
+                   default=0)  # fmt: skip
+    own_lead = info.text[max(a, prev_end) : q.start - base]  # not an earlier value's move
+    if move is None and re.search(r"\bto\s*[*_]*$", own_lead):
+        move = _signed_move(own_lead)  # "- **December 14, 2022:** +50 bp to 4.25%-4.50%"
     if move:
         frame.slots["move"] = move
+        if move in {"up", "down"} and (size := _step_size(info, q, own_lead)) is not None:
+            claim.qualifiers["size_bp"] = f"{size:g}"  # "+75 bp to 4.25%-4.50%"
     if claim.date is not None:
         frame.slots["date_role"] = "previous" if previous else _date_role(info, claim, move)
         if (
@@ -698,6 +707,52 @@ def _text_issuer(info: SentenceInfo, kb: KnowledgeBase) -> tuple[Mention, str] |
     if len(series) != 1 or len(next(iter(series))) != 1:
         return None
     return found[0]
+
+
+_SIGNED_SIZE = re.compile(
+    r"(?<![\w.])[−–+-]\s*(?P<n>\d+(?:\.\d+)?)\s*(?:bp|bps|basis\s+points?)\b", re.I
+)
+_NOUN_SIZE = re.compile(
+    r"\b(?:(?P<n>\d+(?:\.\d+)?)[- ]?(?:bp|bps|basis[- ]points?)|(?P<w>quarter|half|"
+    r"three[- ]quarter)[- ](?:percentage[- ])?point)\s+(?:hike|cut|increase|rise|reduction|"
+    r"decrease|move|step|reduction)\b",
+    re.I,
+)
+# a sum of moves, not one: "a cumulative 400 basis points", "11 hikes totalling 525 bp"
+_SUM_OF_MOVES = re.compile(
+    r"\b(?:total\w*|cumulative\w*|in\s+all|combined|altogether|overall|in\s+sum|"
+    r"(?:hikes|cuts|increases|moves|reductions|steps)\b)",
+    re.I,
+)
+
+
+def _step_size(info: SentenceInfo, q: Quantity, lead: str) -> float | None:
+    """The size of the one move that set the value, when its clause (or its table row) gives
+    it: "+75 bp to 4.25%-4.50%", "a 50 basis point cut to 3.75%", "raised by 25 bp to 5.50%",
+    "| -25 bp | 1.50%-1.75% |"; None for a sum of moves or no size."""
+    texts = [lead]
+    lay = info.layout
+    if lay.kind == "table_row":
+        own = lay.cell_index(q.start)
+        texts += [t for i, t in enumerate(lay.cell_texts) if i not in {0, own}]
+    for text in texts:
+        if _SUM_OF_MOVES.search(text):
+            return None
+        found = []
+        for m in _SIGNED_SIZE.finditer(text):
+            found.append(float(m.group("n")))
+        for m in _NOUN_SIZE.finditer(text):
+            w = (m.group("w") or "").lower()
+            found.append(float(m.group("n")) if m.group("n") else
+                         25.0 if w == "quarter" else 50.0 if w == "half" else 75.0)  # fmt: skip
+        by = move_size(text)
+        if by is not None:
+            found.append(by)
+        if len(set(found)) == 1:
+            return found[0]
+        if found:
+            return None  # two sizes: which set this value?
+    return None
 
 
 def _signed_move(text: str) -> str | None:
