@@ -122,6 +122,8 @@ _ABBREV = {
 }
 # A run of ".!?" is taken whole, from its first character only (linear on "....." × 10⁵).
 _BOUNDARY = re.compile(
+    # a bold or quoted question closes before its answer: '**"What about a decongestant?"** No.'
+    r"(?<![.!?])\?[\"'”’*_]*\*\*[\"'”’]*\s++(?=[\"'(\[]?[A-Z0-9])|"
     r"(?<![.!?])[.!?]++[\"')\]]*+\s++(?=[\"'(\[]?[A-Z0-9\u2022*\-])|\n\s*\n|\n(?=\s*+(?:[-*\u2022]|\d+[.)])\s)|\n"
 )
 _LOOKBACK = 128  # characters before a boundary that _is_abbreviation looks at

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
@@ -163,6 +164,27 @@ def valid_during(fact: Fact, first: date, last: date) -> bool:
     if fact.valid_from is not None and fact.valid_from > last:
         return False
     return not (fact.valid_to is not None and fact.valid_to <= first)
+
+
+_PRODUCT_FORM = re.compile(
+    r"\s+(?:(?:sublingual|nasal|oral|topical|transdermal|extended-release|delayed-release)\s+)?"
+    r"(?:spray|sprays|patch|patches|tablets?|capsules?|injections?|inhalers?|ointment|cream|"
+    r"gel|solution|drops)$",
+    re.I,
+)
+
+
+def ingredient_of(eid: str, kb: KnowledgeBase) -> str | None:
+    """The ingredient a product-form entry names ("Nitroglycerin Spray" → nitroglycerin), when
+    the graph has it: an interaction between ingredients holds for each of their products."""
+    ent = kb.entity(eid)
+    if ent is None or not eid.startswith("drug:"):
+        return None
+    base = _PRODUCT_FORM.sub("", ent.label)
+    if base == ent.label:
+        return None
+    other = "drug:" + base.lower()
+    return other if other != eid and kb.entity(other) is not None else None
 
 
 def expand_class(eid: str, kb: KnowledgeBase) -> list[str]:

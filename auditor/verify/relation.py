@@ -17,6 +17,7 @@ from auditor.verify.common import (
     claim_window,
     contradict,
     expand_class,
+    ingredient_of,
     label_of,
     support,
     unverifiable,
@@ -226,8 +227,8 @@ def _verify_mitigated(claim: Claim, rule: Rule, ctx: Context, links: list[Fact])
 def _links(subj: str, obj: str, rel: str, ctx: Context) -> list[Fact]:
     kb = ctx.kb
     if rel == "interactsWith":
-        objs = expand_class(obj, ctx.kb)
-        subs = expand_class(subj, ctx.kb)
+        objs = [x for e in expand_class(obj, kb) for x in (e, ingredient_of(e, kb)) if x]
+        subs = [x for e in expand_class(subj, kb) for x in (e, ingredient_of(e, kb)) if x]
         return [f for s in subs for o in objs for f in kb.facts_between(s, o, rel)]
     if rel == "indicatedFor":
         return [

@@ -157,6 +157,9 @@ def test_a_part_of_the_act_cut_off_by_an_aside(auditor_obj):
          "contradicted"),
         ("On December 14, 2022 the FOMC delivered a 75 basis point hike, to 4.25%–4.50%.",
          "contradicted"),
+        # "by 75 basis points" is the move claim's slot; the level itself stays supported
+        ("On December 14, 2022 the FOMC raised the federal funds target range by 75 basis "
+         "points to 4.25%–4.50%.", "supported"),
         # a sum of moves is not the size of the one that set the level
         ("Over 2022 the FOMC raised the federal funds target range seven times, by a total of "
          "425 bp, to 4.25%–4.50% on December 14, 2022.", "supported"),
@@ -176,3 +179,48 @@ def test_an_earlier_values_move_is_not_this_ones(auditor_obj):
         "April 30, the Committee held the federal funds target rate until the fall."
     )
     _no_contradiction(auditor_obj, text, "finance", as_of="2009-01-05")
+
+
+_WASHOUT_LIST = (
+    "### Stopping the antidepressant before starting an MAOI\n"
+    "- **Sertraline, paroxetine:** at least 14 days.\n"
+    "- **Venlafaxine:** at least {venlafaxine}.\n\n"
+    "### Stopping the MAOI before starting the next drug\n"
+    "- **Mirtazapine:** {mirtazapine}.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("venlafaxine", "mirtazapine", "expected"),
+    [
+        ("7 days", "14 days", {"drug:sertraline": "supported", "drug:paroxetine": "supported",
+                               "drug:venlafaxine": "supported", "drug:mirtazapine": "supported"}),
+        ("3 days", "7 days", {"drug:sertraline": "supported", "drug:paroxetine": "supported",
+                              "drug:venlafaxine": "contradicted",
+                              "drug:mirtazapine": "contradicted"}),
+    ],
+)  # fmt: skip
+def test_a_washout_list_under_a_directional_heading(auditor_obj, venlafaxine, mirtazapine,
+                                                    expected):  # fmt: skip
+    """Labels: venlafaxine ER, 7 days after stopping before an MAOI; mirtazapine, 14 days after
+    stopping an MAOI; SSRIs 14 days."""
+    text = _WASHOUT_LIST.format(venlafaxine=venlafaxine, mirtazapine=mirtazapine)
+    found = {}
+    for c in _claims(auditor_obj, text, "medical", "washoutBefore"):
+        drug = c.subject if c.object == "drugclass:maois-psychiatric" else c.object
+        found[drug] = c.verdict
+    assert found == expected
+
+
+def test_a_bold_question_ends_before_its_answer(auditor_obj):
+    text = ('**"What about a decongestant for a cold?"** Pseudoephedrine (Sudafed) is fine with '
+            "an MAOI as long as you stay under 240 mg a day.")  # fmt: skip
+    found = [(c.subject, c.verdict) for c in _claims(auditor_obj, text, "medical", "interactsWith")]
+    assert ("drug:pseudoephedrine", "contradicted") in found, found
+
+
+def test_a_product_form_interacts_as_its_ingredient(auditor_obj):
+    """Nitroglycerin (any product) with sildenafil: contraindicated (VIAGRA label)."""
+    text = "It's fine to take sildenafil on days you haven't used your nitroglycerin spray."
+    found = [c.verdict for c in _claims(auditor_obj, text, "medical", "interactsWith")]
+    assert found == ["contradicted"], found

@@ -728,8 +728,8 @@ _SUM_OF_MOVES = re.compile(
 
 def _step_size(info: SentenceInfo, q: Quantity, lead: str) -> float | None:
     """The size of the one move that set the value, when its clause (or its table row) gives
-    it: "+75 bp to 4.25%-4.50%", "a 50 basis point cut to 3.75%", "raised by 25 bp to 5.50%",
-    "| -25 bp | 1.50%-1.75% |"; None for a sum of moves or no size."""
+    it: "+75 bp to 4.25%-4.50%", "a 50 basis point cut to 3.75%", "| -25 bp | 1.50%-1.75% |";
+    None for a sum of moves, no size, or a size after "by" (the move claim's own slot)."""
     texts = [lead]
     lay = info.layout
     if lay.kind == "table_row":
@@ -746,8 +746,8 @@ def _step_size(info: SentenceInfo, q: Quantity, lead: str) -> float | None:
             found.append(float(m.group("n")) if m.group("n") else
                          25.0 if w == "quarter" else 50.0 if w == "half" else 75.0)  # fmt: skip
         by = move_size(text)
-        if by is not None:
-            found.append(by)
+        if by is not None and not found:
+            return None  # "raised ... by 50 basis points, to ...": the move claim reads it
         if len(set(found)) == 1:
             return found[0]
         if found:

@@ -124,6 +124,13 @@ def washout_claims(  # type: ignore[no-untyped-def]
     drugs = info.mentions_of(_DRUGS)
     if not spans and _no_wait(text):
         return _no_wait_claims(info, cr, kb, domain, drugs)
+    if len(spans) == 1 and drugs and info.layout.headings and _one_list(text, base, drugs):
+        # "### Stopping the antidepressant before starting an MAOI" / "- **Desvenlafaxine:** at
+        # least 7 days": the heading gives the other drug and the direction
+        distinct = list({e: (mm, e) for mm, e in reversed(drugs)}.values())[::-1]
+        found = [c for d in distinct for c in _heading_claims(info, cr, kb, domain, spans[0], d)]
+        if found:
+            return found
     if not spans or not _TRIGGER.search(text):
         return []
     out: list[Claim] = []
@@ -297,6 +304,78 @@ def _table_claims(  # type: ignore[no-untyped-def]
     frame.not_asserted = c.frame.not_asserted  # type: ignore[union-attr]
     c.frame = frame
     return [c]
+
+
+def _one_list(text: str, base: int, drugs: list[tuple[Mention, str]]) -> bool:
+    """The line's drugs are one name or one coordinated list of names ("Sertraline,
+    paroxetine, citalopram, escitalopram"), brands in parentheses allowed."""
+    firsts = sorted({e: mm for mm, e in reversed(drugs)}.values(), key=lambda mm: mm.start)
+    for a, b in itertools.pairwise(firsts):
+        gap = re.sub(r"\([^()]*\)", "", text[a.end - base : b.start - base])
+        if not _LIST_GAP.fullmatch(gap) and gap.strip():
+            return False
+    return True
+
+
+def _heading_claims(  # type: ignore[no-untyped-def]
+    info: SentenceInfo, cr: CompiledRule, kb: KnowledgeBase, domain: str, m, drug
+) -> list[Claim]:
+    """A line with one drug and one interval under a heading that says which way the wait
+    runs and names the drug on the other side: "### Stopping the MAOI before starting the
+    next drug" over "- **Sertraline:** 14 days" (sertraline started), "### Stopping the
+    antidepressant before starting an MAOI" over "- **Venlafaxine:** at least 7 days"
+    (venlafaxine stopped; it stands for "the antidepressant")."""
+    heading = info.layout.headings[-1]
+    if _not_a_wait(info.text, m) or not _TRIGGER.search(heading):
+        return []
+    parties = _heading_parties(heading, kb)
+    stops = [p for p in parties if p[2] == "stop"]
+    starts = [p for p in parties if p[2] == "start"]
+    mention, eid = drug
+    if len(starts) == 1 and len(stops) <= 1 and starts[0][0] != eid:
+        other, role = starts[0], "stop"  # the line's drug is the one stopped
+    elif len(stops) == 1 and not starts and stops[0][0] != eid:
+        other, role = stops[0], "start"
+    else:
+        return []
+    oid, name, _ = other
+    if role == "stop":
+        ent = kb.entity(oid)
+        c = base_claim(info, cr, drug, kb, domain, oid, ent.label if ent else name,
+                       info.sentence.start + m.start())  # fmt: skip
+    else:
+        hm = Mention(mention.start, mention.end, name, (oid,), ("DrugClass",))
+        c = base_claim(info, cr, (hm, oid), kb, domain, eid, mention.text,
+                       info.sentence.start + m.start())  # fmt: skip
+    _set_interval(c, m)
+    frame = Frame("washout", role="minimum", trigger=heading, slots={"interval": m.group(0)})
+    frame.not_asserted = c.frame.not_asserted  # type: ignore[union-attr]
+    c.frame = frame
+    return [c]
+
+
+def _heading_parties(header: str, kb: KnowledgeBase) -> list[tuple[str, str, str | None]]:
+    """The drugs and drug classes a heading names, each with the role its words mark."""
+    names = _names(kb)
+    words = [(w.group(0).lower(), w.start()) for w in re.finditer(r"[\w/-]+", header)]
+    out: list[tuple[str, str, str | None]] = []
+    seen: set[str] = set()
+    i = 0
+    while i < len(words):
+        for j in range(min(len(words), i + 5), i, -1):
+            phrase = " ".join(w for w, _ in words[i:j])
+            hit = names.get(phrase) or names.get(phrase.rstrip("s"))
+            if hit is not None:
+                lead = header[: words[i][1]]
+                role = ("stop" if _STOPPED_BEFORE.search(lead[-40:]) else
+                        "start" if _STARTED_BEFORE.search(lead[-40:]) else None)  # fmt: skip
+                if hit[0] not in seen:
+                    seen.add(hit[0])
+                    out.append((hit[0], phrase, role))
+                i = j - 1
+                break
+        i += 1
+    return out
 
 
 _NAMES: IdentityCache[dict[str, tuple[str, str]]] = IdentityCache()
