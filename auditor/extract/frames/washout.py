@@ -127,8 +127,8 @@ def washout_claims(  # type: ignore[no-untyped-def]
     if len(spans) == 1 and drugs and info.layout.headings and _one_list(text, base, drugs):
         # "### Stopping the antidepressant before starting an MAOI" / "- **Desvenlafaxine:** at
         # least 7 days": the heading gives the other drug and the direction
-        distinct = list({e: (mm, e) for mm, e in reversed(drugs)}.values())[::-1]
-        found = [c for d in distinct for c in _heading_claims(info, cr, kb, domain, spans[0], d)]
+        firsts = list({e: (mm, e) for mm, e in reversed(drugs)}.values())[::-1]
+        found = [c for d in firsts for c in _heading_claims(info, cr, kb, domain, spans[0], d)]
         if found:
             return found
     if not spans or not _TRIGGER.search(text):
