@@ -418,7 +418,7 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     if (
         from_context
         and cr.rule.applies_to.relation == "fatfListed"
-        and not _REFERS_BACK.search(info.text)
+        and (not _REFERS_BACK.search(info.text) or _LIST_AS_SUBJECT.search(info.text))
     ):
         # "No jurisdiction was added, so the grey list is down to 20 names": a sentence that
         # names no country and refers back to none says nothing of the last one named
@@ -450,6 +450,13 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|it's|they|their|them|both|each|(?:the|this|that|these|those)\s+(?:same\s+)?"
     r"(?:country|countries|jurisdictions?|nations?|states?))\b",
+    re.I,
+)
+# "Nobody came off the list this time, so it now has 22 entries": "it" is the list itself
+_LIST_AS_SUBJECT = re.compile(
+    r"\b(?:it|the\s+(?:grey\s+|gray\s+|black\s+)?list)\s+(?:now\s+)?(?:has|had|holds|contains|"
+    r"includes|lists|numbers|stands\s+at|is\s+down\s+to|is\s+up\s+to|grew|shrank)\s+"
+    r"(?:to\s+)?(?:\d+|\w+)\s+(?:entries|names|jurisdictions|countries|members)\b",
     re.I,
 )
 _THIS_LIST = re.compile(r"\b(?:this|that|the\s+same|the)\s+list\b", re.I)

@@ -88,6 +88,12 @@ _IN_PRACTICE = re.compile(
 _LAYER_NOUN = re.compile(r"\b(?:surcharges?|buffers?|add-?ons?|extra|additional|on\s+top)\b", re.I)
 
 
+_CONTRASTED = re.compile(
+    r"(?:,|\b(?:rather|instead))\s*(?:not|than)\s+(?:to\s+|as\s+|with\s+|at\s+)?(?:the\s+|a\s+|its\s+)?[*_]*$",
+    re.I,
+)
+
+
 def capital_claims(  # type: ignore[no-untyped-def]
     info: SentenceInfo, cr: CompiledRule, subjects, kb: KnowledgeBase, domain: str, from_context
 ) -> list[Claim]:
@@ -101,6 +107,8 @@ def capital_claims(  # type: ignore[no-untyped-def]
         lead = info.text[a : q.start - base]
         if fw.ARITHMETIC.search(clause) or re.search(r"→|->|⇒", clause):
             continue  # "4.5% + 2.5% + 1.0% = 8.0%": a computation
+        if _CONTRASTED.search(lead):
+            continue  # "corresponds to the SLR, not to the 4% ratio": another measure's name
         lay = info.layout
         if (
             fw.OWN_FIGURE.search(lead[-60:])

@@ -111,6 +111,12 @@ def _pick(info, q, own, singles, a, kb) -> Binding:  # type: ignore[no-untyped-d
     ]  # fmt: skip
     if opened:
         return _one(info, opened[-1:], "clause", kb)
+    adjacent = [  # "co-packaged with ritonavir 100 mg": the amount written right after a drug
+        (m, e) for m, e in singles
+        if m.end <= q.start and re.fullmatch(r"[\s*_]*", info.text[m.end - base : q.start - base])
+    ]  # fmt: skip
+    if adjacent and adjacent[-1] not in own:
+        return _one(info, adjacent[-1:], "clause", kb)
     after_of = [
         (m, e) for m, e in own
         if m.start >= q.end and _OF.fullmatch(info.text[q.end - base : m.start - base])

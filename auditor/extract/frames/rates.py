@@ -14,7 +14,7 @@ rates: such a value can be supported by any of them but contradicted by none.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from auditor.extract.assertion import non_assertion, preference
@@ -125,6 +125,13 @@ def _claim(
     own = _date_right_after(info, q)
     if own is not None:  # "began cutting in June 2024 and lowered it to 2.00% in June 2025"
         claim.date = own
+    if (
+        claim.date is not None
+        and claim.date.role == "until"
+        and _NOT_UNTIL.search(info.text, 0, max(0, claim.date.start - base))
+    ):
+        # "The second hike didn't come until Dec 14, 2016 (to 0.50-0.75%)": it came then
+        claim.date = replace(claim.date, role="point")
     if claim.date is not None and _other_banks_cell(info, claim.date, q, s, kb):
         claim.date = None  # "| ECB deposit rate | 3.50% | Fed: 18 September 2024 |"
     lay = info.layout
@@ -518,6 +525,12 @@ def _foreign_owner(
     return None
 
 
+# a distance between two rates, not a level of either
+_SPREAD = re.compile(
+    r"\b(?:gap|spread|difference|distance|margin|corridor\s+width)\s+(?:between|of|from)\b"
+    r"(?:(?![.;:]).)*$",
+    re.I,
+)
 _NAMED_IN_PARENS = re.compile(
     r"[\s*_]*\((?=[^()\d]{2,40}\))[^()]*\b(?:lending|deposit|refinanc\w*|facility|MRO|DFR|MLF|"
     r"repo|overnight|discount|prime|IORB|IOER|policy\s+rate)\b[^()]*\)",
@@ -532,6 +545,8 @@ def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type
     tail = text[q.end - base : q.end - base + 40]
     if fw.BLOCKER.match(tail.strip(" *_")) or re.match(r"^[\s*_]*(?:of|in)\s+(?:GDP|the\s+)", tail):
         return None  # "2% inflation", "2 percent goal", "3% of GDP"
+    if _SPREAD.search(text[: q.start - base]):
+        return None  # "the gap between the MRO and the deposit rate shrank from 50 to 15 bp"
     issuers = [(m, e) for m, e in info.mentions_of(ISSUERS)]
     paired = respective(info, q, [(m, e) for m, e in issuers if m.of_type(_SERIES)])
     if paired is False:
@@ -555,7 +570,8 @@ def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type
     if before:
         m, e = before[-1]
         gap = text[m.end - base : q.start - base]
-        if len(gap) <= _MAX_GAP and not fw.BLOCKER.search(gap) and _governs(m, e, gap, kb):
+        plain = _MOVED_TARGET.sub(" ", gap)  # "lowering its target to": the policy target
+        if len(gap) <= _MAX_GAP and not fw.BLOCKER.search(plain) and _governs(m, e, gap, kb):
             return series_of(m, e, kb, "clause")
     after = [(m, e) for m, e in issuers if m.start >= q.end and m.start - q.end <= 25 and
              _AFTER_SERIES.match(text[q.end - base : m.start - base])]  # fmt: skip
@@ -567,6 +583,11 @@ def _bind_series(info, q, kb, subjects, from_context) -> _Series | None:  # type
 
 # ", which sits 25 bp above the MRO, topped out at": a relative clause just closed before the
 # value's own words
+_NOT_UNTIL = re.compile(r"(?:\b(?:not|never|no\s+\w+)\b|n['’]t\b)(?:(?![.;]).){0,60}?\s*$", re.I)
+_MOVED_TARGET = re.compile(
+    r"\b(?:lower|cut|rais|reduc|increas|lift|trim)\w*\s+(?:its|the|their)\s+target\s+to\s*[*_]*$",
+    re.I,
+)
 _ASIDE_BEFORE = re.compile(r",\s*(?:which|who|whose)\b[^,;]*,[^,;]*$", re.I)
 
 

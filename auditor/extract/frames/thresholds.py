@@ -146,6 +146,21 @@ def _comparator(lead: str, tail: str) -> tuple[str, str] | None:
     return None
 
 
+def _own_part(info: SentenceInfo, q: Quantity, m: Mention) -> bool:
+    """The mention lies past a semicolon from the value, in a part with an amount of its own."""
+    base = info.sentence.start
+
+    def part(at: int) -> int:
+        return info.text.count(";", 0, max(0, at - base))
+
+    if part(m.start) == part(q.start):
+        return False
+    return any(
+        x is not q and x.dimension == "currency" and part(x.start) == part(m.start)
+        for x in info.quantities
+    )
+
+
 def _obligation(
     info: SentenceInfo, q: Quantity, kb: KnowledgeBase
 ) -> tuple[Mention, str, str] | None:
@@ -157,9 +172,13 @@ def _obligation(
     if before:
         member = specific_member(info, before[-1], before, kb, q.start)
         return member[0], member[1], "clause"
-    if in_clause:
-        return in_clause[0][0], in_clause[0][1], "clause"
-    in_sentence = obligations  # "If ... exceeded $10,000 ..., you need to file an FBAR"
+    after = [(m, e) for m, e in in_clause if ";" not in info.text[q.end - base : m.start - base]]
+    if after:  # not one past a semicolon: "... $5,000 (§ 1020.320(a)(2)); a money services ..."
+        return after[0][0], after[0][1], "clause"
+    # "If ... exceeded $10,000 ..., you need to file an FBAR"; but not a name past a semicolon
+    # whose own part states its own amount ("$5,000 ...; a money services business files at
+    # $2,000")
+    in_sentence = [(m, e) for m, e in obligations if not _own_part(info, q, m)]
     if len({e for _, e in in_sentence}) == 1:
         return in_sentence[-1][0], in_sentence[-1][1], "sentence"
     lay = info.layout
