@@ -1677,7 +1677,10 @@ def _in_apposition(
                     info.text[a - base : b - base].strip(" *_|")
                     == info.text[ref_start:ref_end].strip()
                 )
-        return e <= ref_start and bool(re.fullmatch(r"[\s*_]*[(,][\s*_]*", info.text[e:ref_start]))
+        # "the SFDR (Regulation ...)", "SFDR = Regulation ...", "**SFDR** — Regulation ..."
+        return e <= ref_start and bool(
+            re.fullmatch(r"[\s*_]*(?:[(,=:]|[\u2014\u2013]|\s-)[\s*_]*", info.text[e:ref_start])
+        )
     if (
         e <= ref_start
         and len(info.text[e:ref_start]) <= 12

@@ -75,3 +75,31 @@ def test_lowering_its_target_is_the_policy_target(auditor_obj):
         res = _audit(auditor_obj, text.format(v=v), "finance")
         got[v] = [c.verdict for c in res.claims if c.predicate == "policyRate"]
     assert got == {"1.75%": ["contradicted"], "1.50%": ["supported"]}
+
+
+def test_is_the_case_to_cite_relies_on_the_case(auditor_obj):
+    """Metro Broadcasting (1990) was overruled by Adarand (1995)."""
+    text = ("For federal programs, Metro Broadcasting, Inc. v. FCC, 497 U.S. 547 (1990), is the "
+            "case to cite.")  # fmt: skip
+    res = _audit(auditor_obj, text, "legal")
+    assert [c.verdict for c in res.claims if c.predicate == "overruledBy"] == ["contradicted"]
+
+
+def test_within_the_last_week_is_one_week(auditor_obj):
+    """Metronidazole label: not to patients who have taken disulfiram within the last two weeks."""
+    got = {}
+    for span in ("the last week", "the last two weeks"):
+        text = (
+            f"Metronidazole should not be given to anyone who has taken disulfiram within {span}."
+        )
+        res = _audit(auditor_obj, text, "medical")
+        got[span] = [c.verdict for c in res.claims if c.predicate == "washoutBefore"]
+    assert got == {"the last week": ["contradicted"], "the last two weeks": ["supported"]}
+
+
+def test_an_identifier_equated_with_a_named_act(auditor_obj):
+    """regulations.yaml: SFDR is Regulation (EU) 2019/2088."""
+    res = _audit(auditor_obj, "- SFDR = Regulation (EU) 2019/2089, on disclosures", "finance")
+    assert [c.verdict for c in res.claims if c.predicate == "officialIdentifier"] == [
+        "contradicted"
+    ]

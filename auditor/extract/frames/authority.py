@@ -34,7 +34,10 @@ _GOVERNS_AFTER = re.compile(
     r"(?:remains|continues)(?!\s+(?:(?:\w+ly\s+)?(?:useful|relevant|instructive|helpful|"
     r"important|influential|cited|famous|notable|significant|controversial)\b))|"
     r"protects|guarantees|recogni[sz]es|entitles|affords|shields|guides|applies|supplies|sets\s+out|"
-    r"lays\s+out)\b",
+    r"lays\s+out|"
+    # "is the case to cite", "is still the leading case", "remains the controlling authority"
+    r"(?:is|remains)\s+(?:still\s+)?the\s+(?:case\s+to\s+(?:cite|follow|rely\s+on)|"
+    r"(?:leading|controlling|governing|key|binding)\s+(?:case|authority|precedent|decision)))\b",
     re.I,
 )
 _PRESENT = re.compile(

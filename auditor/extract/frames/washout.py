@@ -38,7 +38,9 @@ _WORDS = {
     "twenty-four": 24, "thirty-six": 36, "forty-eight": 48,
 }  # fmt: skip
 _DURATION = re.compile(
-    r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")"
+    r"(?<![\w.$€£])(?P<n>\d+(?:\.\d+)?|" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r"|"
+    # "who has taken disulfiram within the last week", "within a week of stopping": one
+    r"(?<=within\s)(?:the\s+(?:last|past|previous)|a)(?=\s+(?:week|day)\b))"
     r"(?:\s*[-\u2010\u2011\u2013]\s*|\s+)?(?P<u>hours?|hrs?|days?|weeks?|wks?)\b",
     re.I,
 )
@@ -524,8 +526,8 @@ def _role(text: str, m: Mention, base: int, lo: int) -> str | None:
 
 def _set_interval(c: Claim, m: re.Match[str]) -> None:
     """The interval's qualifiers: as written ("36 hours") and in hours ("36")."""
-    n = m.group("n").lower()
-    value = float(_WORDS.get(n, 0) or n)
+    n = " ".join(m.group("n").lower().split())
+    value = 1.0 if n == "a" or n.startswith("the ") else float(_WORDS.get(n, 0) or n)
     u = m.group("u").lower()
     unit = "hour" if u.startswith("h") else "day" if u.startswith("d") else "week"
     c.qualifiers["interval"] = f"{value:g} {unit}{'s' if value != 1 else ''}"
