@@ -1293,7 +1293,12 @@ def _date_claims(info, cr, subjects, kb, domain, from_context):  # type: ignore[
             or _partial_before(info.text, d.start - base)
         ):
             continue  # "(titles on asset-referenced tokens from 30 June 2024)": a partial date
-        subj = subject_for(info, d.start, d.end, subjects, from_context)
+        paired = _paired_subject(info, d, subjects)
+        if paired is False:
+            continue  # a list of dates after a list of names the graph does not all know
+        subj = paired or subject_for(info, d.start, d.end, subjects, from_context)
+        if from_context and _other_jurisdiction(info.text, kb, subj[1]):
+            continue  # "The SEC adopted the rule on 5 June 2019" after a row about MiCA
         c = base_claim(
             info,
             cr,
@@ -1501,6 +1506,70 @@ def _date_family(lead: str) -> str | None:
 
 _SCOPE_AFTER = re.compile(r"\s*(?:\(([^()]{1,60})\)|for\s+([^,;.()]{1,60}))")
 _REST = re.compile(r"\b(?:rest|remainder|everything\s+else|all\s+other|other\s+provisions)\b", re.I)
+
+
+_LISTED_BEFORE = re.compile(r"(?:[*_][^*_]{2,60}[*_]|[A-Z][\w.'’]+)[\s*_]*(?:,|\band\b)[\s*_]*$")
+_DATE_LIST_GAP = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s(?:and|or)\s)\s*(?:in\s+|on\s+)?", re.I)
+_NAME_LIST_GAP = re.compile(r"[\s*_]*(?:,\s*(?:and\s+)?|\s(?:and|or)\s)[\s*_]*", re.I)
+
+
+def _paired_subject(info: SentenceInfo, d: DateRef, subjects):  # type: ignore[no-untyped-def]
+    """ "*Bowers* and *Lawrence* were decided in 1986 and 2003": as many years in one list as
+    subjects in one list before them pair in order. False when the names before the list are
+    more than the graph knows (whose year is which cannot be told); None when there is no list."""
+    base = info.sentence.start
+    text = info.text
+    years = list(_YEAR_TOKEN.finditer(text))
+    at = next((k for k, y in enumerate(years) if d.start - base <= y.start() < d.end - base), None)
+    if at is None:
+        return None
+    lo = hi = at
+    while lo > 0 and _DATE_LIST_GAP.fullmatch(text, years[lo - 1].end(), years[lo].start()):
+        lo -= 1
+    while hi + 1 < len(years) and _DATE_LIST_GAP.fullmatch(
+        text, years[hi].end(), years[hi + 1].start()
+    ):
+        hi += 1
+    n = hi - lo + 1
+    if n < 2:
+        return None
+    named = sorted((s for s in subjects if s[0].start >= base and s[0].end - base <= years[lo].start()),
+                   key=lambda s: s[0].start)  # fmt: skip
+    for k in range(len(named) - n, -1, -1):
+        group = named[k : k + n]
+        if len({e for _, e in group}) == n and all(
+            _NAME_LIST_GAP.fullmatch(text, a[0].end - base, b[0].start - base)
+            for a, b in itertools.pairwise(group)
+        ):
+            return group[at - lo]
+    if named and _LISTED_BEFORE.search(text, 0, named[-1][0].start - base):
+        return False  # "*United States v. Windsor* and *Obergefell*": whose year is which?
+    return None
+
+
+_AUTHORITIES = {
+    "US": re.compile(
+        r"\b(?:SEC|CFTC|FinCEN|FINRA|OCC|FDIC|Federal\s+Reserve|the\s+Fed|Congress|"
+        r"Treasury|IRS)\b"
+    ),
+    "EU": re.compile(
+        r"\b(?:European\s+(?:Commission|Parliament)|Council\s+of\s+the\s+EU|ESMA|EBA|"
+        r"EIOPA|ECB|AMLA)\b"
+    ),
+}
+
+
+def _other_jurisdiction(text: str, kb: KnowledgeBase, eid: str) -> bool:
+    """A recalled act of one jurisdiction, in a sentence whose actor is another's authority."""
+    ent = kb.entity(eid)
+    own = str((ent.attrs or {}).get("jurisdiction", "")) if ent is not None else ""
+    return bool(own) and any(
+        place != own and pat.search(text) and not _AUTHORITIES.get(own, pat).search(text)
+        for place, pat in _AUTHORITIES.items()
+    )
+
+
+_YEAR_TOKEN = re.compile(r"(?<!\d)(?:1[789]|20)\d\d(?!\d)")
 
 
 def _partial_after(text: str, end: int) -> bool:

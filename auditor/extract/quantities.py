@@ -194,6 +194,7 @@ def find_quantities(text: str) -> list[Quantity]:
             and (
                 _is_dated_year(text, m.start("n1"), m.group("n1"))
                 or _is_month_day(text, m.start("n1"), m.group("n1"))
+                or bool(_NAME_NUMBER.search(text, max(0, m.start("n1") - 14), m.start("n1")))
             )
         ):
             # "in December 2024 to 4.25%-4.50%", "on March 3 to 1%-1.25%": the year or the
@@ -234,6 +235,11 @@ def _is_dated_year(text: str, start: int, n: str) -> bool:
     )  # fmt: skip
 
 
+# "8.5% Tier 1 and 10.5% total capital": the number of a name, not a range's start
+_NAME_NUMBER = re.compile(
+    r"\b(?:Tier|Level|Pillar|Title|Phase|Category|Schedule|Stage|Class|Type|Article|Section)\s*$",
+    re.I,
+)
 _MONTH_LEAD = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$", re.I
 )

@@ -103,3 +103,59 @@ def test_an_identifier_equated_with_a_named_act(auditor_obj):
     assert [c.verdict for c in res.claims if c.predicate == "officialIdentifier"] == [
         "contradicted"
     ]
+
+
+# -- independent set v8 (tests/realistic/*/126-139) ------------------------------------------
+
+
+def test_the_number_of_a_name_is_no_range(auditor_obj):
+    text = ("Capital conservation buffer: 2.5%, which lifts the effective floors to 7% CET1, 8.5% "
+            "Tier 1 and 10.5% total capital.")  # fmt: skip
+    assert not _contradicted(_audit(auditor_obj, text, "finance"))
+
+
+def test_the_value_after_an_arrow_is_the_level_the_move_set(auditor_obj):
+    """ECB, 5 June 2025: the marginal lending rate lowered from 2.65% to 2.40% (11 June)."""
+    text = ("**The ECB's June 2025 cut**\n\n- **MLF** (marginal lending facility): {a} → "
+            "**{b}**")  # fmt: skip
+    got = {}
+    for a, b in (("2.65%", "2.40%"), ("2.90%", "2.65%")):
+        res = _audit(auditor_obj, text.format(a=a, b=b), "finance", as_of="2026-01-05")
+        got[b] = [c.verdict for c in res.claims if c.object == b.replace("0%", "%")]
+    assert got == {"2.40%": ["supported"], "2.65%": ["contradicted"]}, got
+
+
+def test_a_weight_band_is_a_population(auditor_obj):
+    """Acarbose: 50 mg three times daily for patients <= 60 kg, 100 mg for > 60 kg."""
+    text = ("For patients weighing 60 kg or less, the acarbose maximum is 50 mg tid (150 mg a "
+            "day); above 60 kg it is 100 mg tid (300 mg a day).")  # fmt: skip
+    res = _audit(auditor_obj, text, "medical")
+    assert not _contradicted(res)
+    assert [c.verdict for c in res.claims if c.object == "150 mg per day"] == ["supported"]
+
+
+def test_years_pair_with_names_in_order(auditor_obj):
+    """SCDB: Bowers v. Hardwick 1986, Lawrence v. Texas 2003."""
+    got = {}
+    for years in ("1986 and 2003", "1987 and 2003"):
+        text = f"Bowers v. Hardwick and Lawrence v. Texas were decided in {years}."
+        res = _audit(auditor_obj, text, "legal")
+        got[years] = sorted((c.subject, c.verdict) for c in res.claims if c.predicate == "decided")
+    assert got["1986 and 2003"] == [("case:478 U.S. 186", "supported")]
+    assert got["1987 and 2003"] == [("case:478 U.S. 186", "contradicted")]
+
+
+def test_another_jurisdictions_authority_does_not_recall_an_act(auditor_obj):
+    text = "MiCA was adopted on 31 May 2023. The SEC adopted its rule on 5 June 2019."
+    res = _audit(auditor_obj, text, "finance")
+    assert not _contradicted(res)
+
+
+def test_a_funds_transfer_rule_described_by_what_it_requires(auditor_obj):
+    """31 CFR 1020.410(a): funds transfers of $3,000 or more."""
+    got = {}
+    for v in ("$3,000", "$5,000"):
+        text = (f"For funds transfers of {v} or more, the bank must obtain and keep originator "
+                "and beneficiary information.")  # fmt: skip
+        got[v] = [c.verdict for c in _audit(auditor_obj, text, "finance").claims]
+    assert got == {"$3,000": ["supported"], "$5,000": ["contradicted"]}

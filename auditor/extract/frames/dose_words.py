@@ -307,7 +307,8 @@ _PEDIATRIC = re.compile(
 _ELDERLY = re.compile(
     r"\b(?:elderly|older\s+(?:adults?|patients?|people)|geriatric|seniors?|"
     r"(?:aged?\s+)?(?:6[05]|7[05]|80)\s*\+|(?:aged?\s+)?(?:6[05]|7[05]|80)\s*(?:years?\s*)?(?:and|or|&)\s*"
-    r"(?:older|over|above)|(?:over|above|older\s+than|greater\s+than)\s+(?:age\s+)?(?:6\d|7\d|8\d))\b",
+    r"(?:older|over|above)|(?:over|above|older\s+than|greater\s+than)\s+(?:age\s+)?(?:6\d|7\d|8\d))\b"
+    r"(?!\s*(?:kg|kilo))",  # "above 60 kg" is a weight
     re.I,
 )
 _RENAL = re.compile(
@@ -321,8 +322,13 @@ _HEPATIC = re.compile(
     re.I,
 )
 _WEIGHT_AT_LEAST = re.compile(
-    r"(?:≥|>=|at\s+least|over|more\s+than|weighing)\s*(\d+)\s*kg|(\d+)\s*kg\s+(?:or|and)\s+"
+    r"(?:≥|>=|at\s+least|over|above|more\s+than|heavier\s+than|weighing)\s*(\d+)\s*kg(?!\s+or\s+less)|(\d+)\s*kg\s+(?:or|and)\s+"
     r"(?:more|over|above)",
+    re.I,
+)
+_WEIGHT_AT_MOST = re.compile(
+    r"(\d+)\s*kg\s+(?:or|and)\s+(?:less|under|below|lighter)\b|(?:≤|<=|up\s+to|at\s+most|no\s+more\s+than)"
+    r"\s*(\d+)\s*kg",
     re.I,
 )
 _WEIGHT_UNDER = re.compile(r"(?:<|under|less\s+than|below)\s*(\d+)\s*kg", re.I)
@@ -336,6 +342,8 @@ def population_of(text: str) -> str | None:
         return "renal"
     if _HEPATIC.search(text):
         return "hepatic"
+    if m := _WEIGHT_AT_MOST.search(text):
+        return f"<={m.group(1) or m.group(2)} kg"  # "patients weighing 60 kg or less"
     if m := _WEIGHT_UNDER.search(text):
         return f"<{m.group(1)} kg"
     stripped = _ADULT_OTC_AGE.sub(" adults ", text)
@@ -364,8 +372,12 @@ def fact_population(text: str | None) -> str:
     if not text:
         return "adult"
     t = text.lower()
+    if m := re.search(r"(?:<=|≤)\s*(\d+)\s*kg", t):
+        return f"<={m.group(1)} kg"
     if m := re.search(r"<\s*(\d+)\s*kg", t):
         return f"<{m.group(1)} kg"
+    if m := re.search(r"(?:>=?|≥)\s*(\d+)\s*kg", t):
+        return f"adult>={m.group(1)} kg"  # "> 60 kg" as the text's "over 60 kg" reads
     if "debilitated" in t:
         return "debilitated"
     if "crcl" in t or "renal" in t or "kidney" in t or "gfr" in t:

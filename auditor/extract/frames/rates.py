@@ -37,6 +37,7 @@ _PREVIOUS = re.compile(
     re.I,
 )
 _ARROW_AFTER = re.compile(r"^[\s*_]*(?:→|->|⇒|to\s+→)")
+_ARROW_BEFORE = re.compile(r"(?P<n>\d[\d.,]*)\s*%?[\s*_]*(?:→|->|⇒)[\s*_]*$")
 _MAX_GAP = 140
 
 
@@ -166,6 +167,10 @@ def _claim(
     own_lead = info.text[max(a, prev_end) : q.start - base]  # not an earlier value's move
     if move is None and re.search(r"\bto\s*[*_]*$", own_lead):
         move = _signed_move(own_lead)  # "- **December 14, 2022:** +50 bp to 4.25%-4.50%"
+    if move is None and (arrow := _ARROW_BEFORE.search(info.text[: q.start - base])):
+        # "2.90% → **2.65%**": the value after the arrow is the level the move set
+        old = float(arrow.group("n").replace(",", ""))
+        move = "down" if q.value < old else "up" if q.value > old else None
     if move:
         frame.slots["move"] = move
         if move in {"up", "down"} and (size := _step_size(info, q, own_lead)) is not None:

@@ -203,6 +203,9 @@ def _obligation(
     described = _described_report(info, q, kb, info.text[a:b])
     if described is not None:  # "banks must report cash transactions of more than $10,000"
         return described
+    described = _described_transfer_rule(info, q, kb)
+    if described is not None:  # "for funds transfers of $3,000 or more, the bank must keep ..."
+        return described
     if lay.label_end is not None:
         labelled = [(m, e) for m, e in obligations if m.end <= lay.label_end]
         if labelled:
@@ -318,6 +321,42 @@ def _described_report(
     elif eid == "obligation:us-ctr" and _institution(clause) == "casino":
         eid = "obligation:us-ctr-casino"
     if not eid or kb.entity(eid) is None:
+        return None
+    return Mention(q.start, q.end, q.text, (eid,), ("ReportingObligation",)), eid, "described"
+
+
+_TRANSFERS = re.compile(
+    r"\b(?:funds\s+transfers?|wire\s+transfers?|wires|transmittals?\s+of\s+funds|payment\s+orders?)\b",
+    re.I,
+)
+_KEEPS_RECORDS = re.compile(
+    r"\b(?:obtain|keep|retain|record|collect|maintain)\w*\b[^.;]{0,80}?\b(?:originator|"
+    r"beneficiary|records?|information)\b",
+    re.I,
+)
+
+
+_ABROAD = re.compile(
+    r"\b(?:Canad\w*|Australi\w*|UK|U\.K\.|Britain|British|EU|European|Europe|India\w*|"
+    r"Singapore\w*|Hong\s+Kong|Mexic\w*|FINTRAC|AUSTRAC|FCA|NCA|FATF|EUR|€|£)\b"
+)
+
+
+def _described_transfer_rule(
+    info: SentenceInfo, q: Quantity, kb: KnowledgeBase
+) -> tuple[Mention, str, str] | None:
+    """ "For funds transfers of $3,000 or more, the bank must obtain and keep originator and
+    beneficiary information": the funds-transfer recordkeeping rule (31 CFR 1020.410(a),
+    1010.410(e)), described by what it requires, in dollars, in a sentence that names no other
+    report."""
+    base = info.sentence.start
+    near = info.text[max(0, q.start - base - 40) : q.start - base]
+    if q.unit != "USD" or not _TRANSFERS.search(near) or not _KEEPS_RECORDS.search(info.text):
+        return None
+    if info.mentions_of(_OBLIGATION) or _ABROAD.search(info.text):
+        return None
+    eid = "obligation:us-funds-transfer-recordkeeping"
+    if kb.entity(eid) is None:
         return None
     return Mention(q.start, q.end, q.text, (eid,), ("ReportingObligation",)), eid, "described"
 
