@@ -159,3 +159,21 @@ def test_a_funds_transfer_rule_described_by_what_it_requires(auditor_obj):
                 "and beneficiary information.")  # fmt: skip
         got[v] = [c.verdict for c in _audit(auditor_obj, text, "finance").claims]
     assert got == {"$3,000": ["supported"], "$5,000": ["contradicted"]}
+
+
+def test_a_drug_column_header_with_its_brand(auditor_obj):
+    """CIALIS for erectile dysfunction: at most 20 mg once per day."""
+    text = ("| | Sildenafil (Viagra) | Tadalafil (Cialis) |\n|---|---|---|\n"
+            "| Maximum | 100 mg, once a day | 40 mg once daily for erectile dysfunction |")  # fmt: skip
+    res = _audit(auditor_obj, text, "medical")
+    found = [(c.subject, c.verdict) for c in res.claims if c.object == "40 mg per day"]
+    assert found == [("drug:tadalafil", "contradicted")], found
+
+
+def test_a_requirement_named_before_a_dash(auditor_obj):
+    """BCBS RBC20: Tier 1 at least 6% of RWA."""
+    got = {}
+    for v in ("5.5%", "6%"):
+        text = f"2. **Tier 1 minimum — {v} of RWA.** CET1 plus Additional Tier 1 instruments."
+        got[v] = [c.verdict for c in _audit(auditor_obj, text, "finance").claims]
+    assert got == {"5.5%": ["contradicted"], "6%": ["supported"]}

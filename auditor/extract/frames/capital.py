@@ -131,8 +131,9 @@ def capital_claims(  # type: ignore[no-untyped-def]
         tail = info.text[q.end - base : min([q.end - base + 25, *(x - base for x in nxt)])]
         if lay.label_end is not None and q.end <= lay.label_end:
             continue  # "- **Total capital (10.3%):** ...": a figure labelled, not a requirement
-        triggers = (lead[-80:], tail, _column(info, q), lay.row_label, lay.label, lay.list_header,
-                    *lay.headings[-1:])  # fmt: skip
+        named_lead = info.text[max(0, m.start - base) : q.start - base] if m.start < q.start else ""
+        triggers = (lead[-80:], tail, named_lead[-80:], _column(info, q), lay.row_label,
+                    lay.label, lay.list_header, *lay.headings[-1:])  # fmt: skip
         if not any(_REQ_TRIGGER.search(t) for t in triggers if t) and not _FLOOR.search(lead):
             continue  # "CET1 (7.6%): passes": a value with no word making it a requirement
         ent = kb.entity(eid)
@@ -294,6 +295,12 @@ def _own_attributive(info: SentenceInfo, q: Quantity, lead: str) -> bool:
     return bool(_ATTRIBUTIVE_OWN.search(lead) and _RATIO_AFTER.match(info.text[q.end - base :]))
 
 
+_DASH_GAP = re.compile(
+    r"[\s*_]*(?:(?:capital\s+)?(?:minimum|requirement|ratio|floor)\s*)?[\u2014\u2013:-][\s*_]*",
+    re.I,
+)
+
+
 def _requirement(
     info: SentenceInfo, q: Quantity, kb: KnowledgeBase
 ) -> tuple[Mention, str, str] | None:
@@ -312,6 +319,10 @@ def _requirement(
         # "an output floor, under which RWA may not fall below 72.5% of ...": the relative
         # clause's antecedent is the requirement named just before it
         before = [(m, e) for m, e in reqs if a - 40 <= m.start - base and m.end - base <= a]
+    if not before:
+        # "**Tier 1 minimum — 5.5% of RWA.**": the name the dash sets the value after
+        before = [(m, e) for m, e in reqs if m.end <= q.start
+                  and _DASH_GAP.fullmatch(info.text[m.end - base : q.start - base])]  # fmt: skip
     before = [(m, e) for m, e in before if not _explained_inside(info, m, q)]
     if before:
         m, e = before[-1]

@@ -182,11 +182,13 @@ def _column_drug(info: SentenceInfo, q: Quantity, kb: KnowledgeBase) -> Pair | N
     header = info.layout.column_at(q.start).strip(" *_")
     if not header:
         return None
+    # "| Tadalafil (Cialis) |": the drug with its brand (or a form) in brackets
+    names = {header.lower(), re.sub(r"\s*\([^()]*\)", "", header).strip(" *_").lower()}
     named = {
         (m.text, eid)
         for m in info.document_mentions
         if m.end <= info.sentence.start
-        and m.text.strip(" *_").lower() == header.lower()
+        and m.text.strip(" *_").lower() in names
         and (eid := m.of_type(_DRUG))
         and not is_class_mention(m, kb)
     }
