@@ -29,6 +29,7 @@ from auditor.extract.classlike import is_class_mention
 from auditor.extract.clauses import clause_at
 from auditor.extract.context import CompiledRule, SentenceInfo
 from auditor.extract.cues import rate_direction
+from auditor.extract.dates import find_dates
 from auditor.extract.frames import frame_builder
 from auditor.types import Claim, DateRef, Mention
 from knowledge_graphs.store import KnowledgeBase
@@ -447,6 +448,15 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
     return out
 
 
+def _heading_month(info: SentenceInfo) -> DateRef | None:
+    """The one month-or-day date of the nearest heading that has a date."""
+    for h in reversed(info.layout.headings):
+        found = [d for d in find_dates(h) if d.role == "point" and d.precision in {"month", "day"}]
+        if found:
+            return found[0] if len({(d.first.year, d.first.month) for d in found}) == 1 else None
+    return None
+
+
 _REFERS_BACK = re.compile(
     r"\b(?:it|its|it's|they|their|them|both|each|(?:the|this|that|these|those)\s+(?:same\s+)?"
     r"(?:country|countries|jurisdictions?|nations?|states?))\b",
@@ -590,6 +600,9 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         anchor,
     )
     c.date = claim_date(info, om.start)
+    if c.date is None and cr.rule.applies_to.relation == "fatfListed":
+        # "### February 2024 plenary" / "- **Added:** Kenya and Namibia": the heading dates it
+        c.date = _heading_month(info)
     if (
         anchor != om.start
         and not c.negated

@@ -177,3 +177,15 @@ def test_a_requirement_named_before_a_dash(auditor_obj):
         text = f"2. **Tier 1 minimum — {v} of RWA.** CET1 plus Additional Tier 1 instruments."
         got[v] = [c.verdict for c in _audit(auditor_obj, text, "finance").claims]
     assert got == {"5.5%": ["contradicted"], "6%": ["supported"]}
+
+
+def test_a_list_change_under_a_dated_heading_takes_its_date(auditor_obj):
+    """FATF, 23 February 2024: Kenya and Namibia added; Nigeria listed since February 2023.
+    Undated, the change was judged against the latest plenary before the audit date."""
+    got = {}
+    for pair in ("Kenya and Namibia", "Kenya and Nigeria"):
+        text = f"### February 2024 plenary\n- **Added to the grey list:** {pair}."
+        res = _audit(auditor_obj, text, "finance", as_of="2025-01-10")
+        got[pair] = sorted((c.subject, c.verdict) for c in res.claims)
+    assert got["Kenya and Namibia"] == [("country:KE", "supported"), ("country:NA", "supported")]
+    assert got["Kenya and Nigeria"] == [("country:KE", "supported"), ("country:NG", "contradicted")]
