@@ -38,6 +38,10 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"without\s+(?:any\s+)?(?:problems?|issues?|risks?|concerns?|(?:a\s+|any\s+)?dose\s+"
         r"(?:change|adjustment|reduction))",
         r"no\s+(?:problem|issue|risk)\s+(?:taking|combining|with)",
+        # "ondansetron is not a problem with apomorphine", "that isn't an issue"
+        r"(?:is|are|it's|it\s+is|that's)\s+(?:usually\s+|generally\s+)?(?:not\s+a\s+problem|"
+        r"no\s+problem|not\s+an\s+issue)|(?:isn't|aren't|isn’t|aren’t)\s+(?:usually\s+|"
+        r"generally\s+)?(?:a\s+problem|an\s+issue)",
         r"safe\s+(?:combination|together|to\s+combine)",
         # "If you're on warfarin, X is a safe choice for pain"
         r"(?:is|are|it's|it\s+is)\s+(?:a|an)\s+(?:perfectly\s+|generally\s+)?(?:safe|fine)\s+"
@@ -51,6 +55,10 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"co-?prescribed)",
     ),
     "interactsWith": (
+        # "you can take pseudoephedrine with phenelzine": a permission to combine
+        r"(?:can|could|may)\s+(?:still\s+|usually\s+|generally\s+|also\s+|safely\s+)?(?:take|"
+        r"use|have|combine|mix|continue(?:\s+taking)?|keep\s+taking)\s+(?:\w+\s+){0,4}?(?:with|"
+        r"together|alongside|while\s+(?:on|taking|using))\b",
         r"(?:is|are|was|were)\s+not\s+contraindicated|(?:isn't|aren't|isn’t|aren’t)\s+"
         r"contraindicated",
         r"(?:combined|taken|used|given|mixed)\s+(?:\w+\s+){0,4}?(?:safely|without\s+"

@@ -564,6 +564,7 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         and not _joined(info, hub[0], om)
         and not _is_header(info, hub[0])
         and not _elliptical(info, om, hub[0])
+        and not _conditional_party(info, cr, hub[0], om)
         and not (
             cr.rule.applies_to.relation == "fatfListed"
             and om.end <= hub[0].start
@@ -589,6 +590,9 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     # "You can safely take ibuprofen while on warfarin": the clause that says what is allowed
     # is the hub's; "while on warfarin" only names the other party
     anchor = hub[0].start if hub[0].end <= om.start and _WHILE_ON.search(gap) else om.start
+    conditional = _conditional_party(info, cr, hub[0], om)
+    if conditional:
+        anchor = max(hub[0].start, om.start)  # the main clause says what is allowed
     c = base_claim(
         info,
         cr,
@@ -604,15 +608,16 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         # "### February 2024 plenary" / "- **Added:** Kenya and Namibia": the heading dates it
         c.date = _heading_month(info)
     if (
-        anchor != om.start
+        (anchor != om.start or conditional)
         and not c.negated
         and "asserts" not in c.qualifiers
         and _MAY_TAKE.search(
-            lead := info.text[clause_at(info.text, hub[0].start - base)[0] : hub[0].start - base]
+            lead := info.text[clause_at(info.text, anchor - base)[0] : anchor - base]
         )
         and not _NEGATOR.search(lead)
     ):
-        # "You can take acetaminophen while on warfarin": a permission to take both
+        # "You can take acetaminophen while on warfarin", "If you take sildenafil, you can
+        # take nitroglycerin": a permission to take both
         c.negated = True
         c.qualifiers["asserts"] = "absence"
     if (
@@ -854,6 +859,48 @@ def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
         and bool(_ELLIPTICAL.match(lead) or (_SO_IT.match(lead) and _SO_BEFORE.search(gap)))
         and not any(a <= m.start - base < om.start - base for m in info.mentions if m is not om)
     )
+
+
+def _conditional_party(info: SentenceInfo, cr: CompiledRule, hub: Mention, om: Mention) -> bool:
+    """ "If you use apomorphine, ondansetron is not a problem as long as you space them": a
+    condition naming one drug, then a main clause that allows the other (a denial or a
+    mitigated permission) — one claim about the pair. A main clause that says anything else
+    ("If you take warfarin, ibuprofen works well for pain") makes no claim of the pair."""
+    if cr.rule.applies_to.relation != "interactsWith":
+        return False
+    base = info.sentence.start
+    first, second = sorted((hub, om), key=lambda m: m.start)
+    a1, _ = clause_at(info.text, first.start - base)
+    if not _IF_USING.search(info.text[min(a1, _intro_start(info, first)) : first.start - base]):
+        return False
+    between = _ASIDE.sub(" ", info.text[first.end - base : second.start - base])
+    if not _CONDITION_GAP.fullmatch(between):
+        return False
+    a2, b2 = clause_at(info.text, second.start - base)
+    main = info.text[a2:b2]
+    return cr.polarity(main) != "affirmed" or bool(
+        _MAY_TAKE.search(info.text[a2 : second.start - base])
+    )
+
+
+def _intro_start(info: SentenceInfo, m: Mention) -> int:
+    """Where the sentence-level clause holding ``m`` starts, read back past asides only."""
+    text = info.text[: m.start - info.sentence.start]
+    cut = max(text.rfind(c) for c in ",;.!?")
+    colon = text.rfind(": ")
+    return max(cut, colon) + 1
+
+
+# "if you use", "if you only take", "when you're on", "if someone is taking": the condition
+_IF_USING = re.compile(
+    r"\b(?:if|when|whenever)\s+(?:you(?:'re|’re)?|your\s+\w+|someone|a\s+patient|patients|they)\s+"
+    r"(?:\w+\s+){0,3}?(?:use|uses|using|take|takes|taking|are\s+on|is\s+on|on|need|needs|"
+    r"have|has|been\s+prescribed|are\s+prescribed|are\s+given)\b[^,;:.!?]{0,60}$",
+    re.I,
+)
+_ASIDE = re.compile(r"\([^()\n]{0,80}\)")
+# the rest of the condition, its comma, and the main clause's lead up to the other drug
+_CONDITION_GAP = re.compile(r"[^,;:.!?()]{0,80},[^,;:.!?()]{0,60}", re.S)
 
 
 def _joined(info: SentenceInfo, a: Mention, b: Mention) -> bool:
