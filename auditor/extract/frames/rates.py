@@ -653,7 +653,15 @@ def _structural(info, q, kb, issuers, subjects, from_context) -> _Series | None:
         series = [(m, e) for m in mentions if (e := m.of_type(_SERIES))]
         if len({e for _, e in series}) == 1 and not fw.BLOCKER.search(info.text):
             return series_of(*series[0], kb, "heading")
-    if from_context and subjects and (fw.move_of(lead) or fw.RATE_NOUN.search(lead)):
+    if (
+        from_context
+        and subjects
+        and (
+            fw.move_of(lead)
+            or fw.RATE_NOUN.search(lead)
+            or (lay.kind != "table_row" and _signed_move(lead))
+        )
+    ):  # "- **May 4, 2022:** +50 bp to 0.75%–1.00%" after a line about the FOMC
         m, e = subjects[0]
         if m.of_type(ISSUERS):
             return series_of(m, e, kb, "context")
@@ -819,6 +827,8 @@ def _speaks_of_rates(info: SentenceInfo, q: Quantity, lead: str) -> bool:
         return False
     if lay.kind == "table_row" and _signed_move(" ".join(lay.cell_texts)):
         return True  # "| Mar 18 | −75 bp | 2-1/2 percent |"
+    if _signed_move(lead):
+        return True  # "- **May 4, 2022:** +50 bp to 0.75%–1.00%"
     return any(p and (fw.RATE_NOUN.search(p) or fw.move_of(p)) for p in places)
 
 
