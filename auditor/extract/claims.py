@@ -1797,18 +1797,25 @@ def _in_apposition(
         return False  # "Capital Requirements Regulation III": a longer name than the one linked
     lay = info.layout
     if tight:
-        if lay.kind == "table_row" and lay.cell_index(m.start) == 0:
-            # "| MiCA | Regulation (EU) 2023/1114 |": a cell that is the identifier alone
+        own = lay.cell_index(m.start) if lay.kind == "table_row" else None
+        acts = {x for mm in info.mentions if (x := mm.of_type(frozenset({"Regulation"})))}
+        if own is not None and (own == 0 or len(acts) == 1):
+            # "| MiCA | Regulation (EU) 2023/1114 |", "| Fund managers | AIFMD | Directive
+            # 2011/16/EU |": a cell that is the identifier alone, in the row of one act
             cell = lay.cell_index(ref_start + base)
-            if cell is not None and cell != 0:
+            if cell is not None and cell != own:
                 a, b = lay.cells[cell]
                 return (
                     info.text[a - base : b - base].strip(" *_|")
                     == info.text[ref_start:ref_end].strip()
                 )
-        # "the SFDR (Regulation ...)", "SFDR = Regulation ...", "**SFDR** — Regulation ..."
+        # "the SFDR (Regulation ...)", "SFDR = Regulation ...", "**SFDR** — Regulation ...",
+        # "AIFMD is Directive ..."
         return e <= ref_start and bool(
-            re.fullmatch(r"[\s*_]*(?:[(,=:]|[\u2014\u2013]|\s-)[\s*_]*", info.text[e:ref_start])
+            re.fullmatch(
+                r"[\s*_]*(?:[(,=:]|[\u2014\u2013]|\s-|\s(?:is|was)\s)[\s*_]*",
+                info.text[e:ref_start],
+            )
         )
     if (
         e <= ref_start
