@@ -50,6 +50,12 @@ def verify_list_change(
         elif before_on:
             support(claim, before_on + snaps[at][:1], kb, f"{name} is on the {list_name} of "
                     f"{earlier[-1]} and not on the one published on {at}")  # fmt: skip
+        elif claim.date is not None and (removal := _removal_before(snaps, who, dated[0])):
+            # "removed in June 2025" of a country already off the February 2025 list
+            was, off = removal
+            contradict(claim, [f for f in snaps[was] if f.subject == who] + snaps[off][:1], kb,
+                       f"{name} was removed earlier: it is on the {list_name} of {was} and on "
+                       f"none published from {off} to {at}", "wrong_date", rule)  # fmt: skip
         else:
             unverifiable(claim, f"{name} is on neither the {list_name} of {earlier[-1]} nor "
                          f"the one of {at}; no removal to date")  # fmt: skip
@@ -63,6 +69,18 @@ def verify_list_change(
     else:
         support(claim, after_on, kb, f"{name} is on the {list_name} published on {at} and not "
                 f"on the one of {earlier[-1]}")  # fmt: skip
+
+
+def _removal_before(
+    snaps: dict[date, list[Fact]], who: str, start: date
+) -> tuple[date, date] | None:
+    """The last complete snapshot before ``start`` that lists ``who`` and the next one, when
+    ``who`` is on none from that next one up to ``start`` (the plenary that removed it)."""
+    days = sorted(d for d in snaps if d < start)
+    on = [i for i, d in enumerate(days) if any(f.subject == who for f in snaps[d])]
+    if not on or on[-1] + 1 >= len(days):
+        return None
+    return days[on[-1]], days[on[-1] + 1]
 
 
 __all__ = ["verify_list_change"]
