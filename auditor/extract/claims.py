@@ -415,7 +415,9 @@ def _entity_claims(info, cr, subjects, kb, domain, from_context):  # type: ignor
         return _overrule_claims(info, cr, subjects, kb, domain, from_context)
     objects = info.mentions_of(cr.object_types)
     if not objects and cr.rule.applies_to.relation == "fatfListed":
-        objects = _list_referred_back(info, cr.object_types)
+        objects = _list_referred_back(info, cr.object_types) or _list_of_heading(
+            info, cr.object_types
+        )
     if (
         from_context
         and cr.rule.applies_to.relation == "fatfListed"
@@ -489,6 +491,37 @@ def _list_referred_back(info: SentenceInfo, types: frozenset[str]) -> list[tuple
     ((eid, m),) = before.items()
     at = info.sentence.start + said.start()
     return [(Mention(at, at + len(said.group(0)), said.group(0), (eid,), m.types), eid)]
+
+
+def _list_of_heading(info: SentenceInfo, types: frozenset[str]) -> list[tuple[Mention, str]]:
+    """ "## FATF grey list in 2024 / ### February 2024 plenary / - **Added:** Kenya and
+    Namibia": a list item labelled by a change of listing, under a heading that names one
+    list, is a change of that list (the label stands for the list in the claim)."""
+    lay = info.layout
+    if lay.kind != "list_item" or lay.label_end is None:
+        return []
+    label = _CHANGE_LABEL.fullmatch(lay.label.strip(" *_:"))
+    if label is None:
+        return []
+    for mentions in info.heading_mentions:
+        named = {e: m for m in mentions if (e := m.of_type(types))}
+        if len(named) > 1:
+            return []
+        if named:
+            ((eid, m),) = named.items()
+            text = info.text[: lay.label_end - info.sentence.start]
+            at = info.sentence.start + text.rfind(lay.label.strip(" *_:"))
+            word = lay.label.strip(" *_:")
+            return [(Mention(at, at + len(word), word, (eid,), m.types), eid)]
+    return []
+
+
+# a list item's label that states a change of listing: "Added", "Newly added", "Off the list"
+_CHANGE_LABEL = re.compile(
+    r"(?P<added>(?:newly\s+)?added|new\s+(?:additions?|entr(?:y|ies|ants?))|additions?)|"
+    r"(?P<removed>removed|off\s+the\s+list|removals?|exits?|exited|delisted|came\s+off)",
+    re.I,
+)
 
 
 def _local_hub(
@@ -708,6 +741,12 @@ def _list_change(info: SentenceInfo, hub: Mention, om: Mention) -> str | None:
     list ... – Barbados, Gibraltar, Uganda and the UAE")."""
     base = info.sentence.start
     text = info.text
+    if (
+        info.layout.label_end is not None
+        and om.end <= info.layout.label_end <= hub.start
+        and (label := _CHANGE_LABEL.fullmatch(om.text))
+    ):
+        return "added" if label.group("added") else "removed"  # "- **Added:** Kenya"
     if hub.end <= om.start:
         between = text[hub.end - base : om.start - base]
         for change, pat in _LIST_CHANGE.items():
