@@ -79,6 +79,11 @@ def verify_rate(claim: Claim, rule: Rule, ctx: Context) -> None:
     if hits and (wrong := _wrong_step(claim, hits, facts, first, last)) is not None:
         contradict(claim, [wrong[0], wrong[1]], kb, wrong[2], "numeric_error", rule)
         return
+    if hits and (set_on := _set_earlier(claim, hits, facts, first, last)) is not None:
+        contradict(claim, [set_on], kb, f"the level is right ({value_text(set_on)}), but the "
+                   f"move to it was announced on {_announced(set_on)}; the {names} did not "
+                   f"change on {first}", "wrong_date", rule)  # fmt: skip
+        return
     if hits:
         support(claim, hits, kb, f"matches the {label_of(kb, hits[0].subject)} "
                 f"({value_text(hits[0])})")  # fmt: skip
@@ -122,6 +127,31 @@ def _wrong_step(
         return None
     return (f, prev[0], f"the level is right ({value_text(f)}), but the move to it was {step} bp "
             f"from {value_text(prev[0])}, not {float(size):g} bp")  # fmt: skip
+
+
+def _set_earlier(
+    claim: Claim, hits: list[Fact], facts: list[Fact], first: date, last: date
+) -> Fact | None:
+    """ "| June 14, 2023 | +25 bp | 5.00%–5.25% |": a move of a stated size dated to one day,
+    whose level the graph shows set by an earlier decision and no decision of the series
+    announced that day — the level held, the move did not happen then."""
+    if claim.qualifiers.get("size_bp") is None or first != last or claim.date is None:
+        return None
+    if len({f.subject for f in hits}) != 1:
+        return None
+    series = hits[0].subject
+    if any(
+        f.subject == series and (d := _announced(f)) is not None and first <= d <= last
+        for f in facts
+    ):
+        return None
+    started = [f for f in hits if f.valid_from is not None and f.valid_from < first]
+    if len(started) != 1 or len(hits) != 1:
+        return None
+    f = started[0]
+    if f.valid_from is None or _announced(f) is None or f.valid_from + _EFFECT_LAG >= first:
+        return None
+    return f
 
 
 def _verify_extreme(  # type: ignore[no-untyped-def]

@@ -42,3 +42,21 @@ def test_a_table_column_is_not_bound_to_the_last_bank_named(auditor_obj):
     )
     res = auditor_obj.audit(text, domain="finance", as_of="2026-03-20")
     assert not [c for c in res.claims if c.verdict == "contradicted"]
+
+
+def test_a_move_dated_to_a_day_that_held_is_a_wrong_date(auditor_obj):
+    # v5 miss real-fin-109: the +25 bp move to 5.00-5.25% was May 3, 2023; June 14 held
+    text = (
+        "| FOMC decision | Change | New target range |\n|---|---|---|\n"
+        "| March 22, 2023 | +25 bp | 4.75%–5.00% |\n"
+        "| {day} | +25 bp | 5.00%–5.25% |\n"
+    )
+    res = auditor_obj.audit(text.format(day="June 14, 2023"), domain="finance", as_of="2025-09-01")
+    got = {c.object: c.verdict for c in res.claims if c.predicate == "policyRate"}
+    assert got == {"4.75–5%": "supported", "5–5.25%": "contradicted"}
+    res = auditor_obj.audit(text.format(day="May 3, 2023"), domain="finance", as_of="2025-09-01")
+    assert not [c for c in res.claims if c.verdict == "contradicted"]
+    # no move stated: the level held on that day
+    held = "On June 14, 2023 the FOMC held the target range at 5.00%–5.25%."
+    res = auditor_obj.audit(held, domain="finance", as_of="2025-09-01")
+    assert not [c for c in res.claims if c.verdict == "contradicted"]
