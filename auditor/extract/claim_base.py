@@ -209,6 +209,8 @@ def _not_asserted(info: SentenceInfo) -> str | None:
 # but ...", "It is a myth that X", "If you read that X, that is incorrect".
 _ATTRIBUTED = re.compile(
     r"\b(?:myths?|misconceptions?|misbeliefs?|mistakenly|wrongly|falsely|erroneously"
+    # "Mistaken daily use of the weekly dose has caused fatal toxicity": an error reported
+    r"|mistaken|erroneous|by\s+mistake|in\s+error"
     r"|(?:it\s+is|it's)\s+(?:not\s+true|false|untrue|wrong)\s+that"
     # "The idea that adults can take 8,000 mg is a myth": a proposition named, not asserted
     r"|(?:the|a|this|that)\s+(?:(?:common|popular|widespread|old)\s+)?(?:idea|notion|belief|"
@@ -221,7 +223,12 @@ _ATTRIBUTED = re.compile(
 )
 _REFUTED_AFTER = re.compile(
     r"[^;.!?]*?\b(?:that|this|which)(?:\s+claim)?\s+(?:is|was|'s)\s+(?:simply\s+)?"
-    r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b",
+    r"(?:wrong|incorrect|false|untrue|not\s+true|a\s+myth|mistaken|outdated)\b"
+    # 'a "70 mg daily" sig is an error': a quoted wording called wrong
+    r"|[^;.!?\"”]*?[\"”](?:\s+\w+){0,2}\s+(?:is|was|would\s+be)\s+(?:an?\s+)?(?:\w+\s+)?"
+    r"(?:error|mistake|wrong|incorrect)\b"
+    # "doses taken daily by mistake"
+    r"|[^;.!?,]{0,30}?\b(?:by\s+mistake|in\s+error)\b",
     re.I,
 )
 _CORRECTION = re.compile(r";|:\s|\s[-–—]\s|\b(?:but|however|actually|in\s+fact|instead)\b", re.I)

@@ -1,0 +1,31 @@
+"""Issue 24: classes of phrasing found by the independent set v9 (tests/realistic/*/131-145),
+in wordings of our own.
+
+* an error the text reports ("Mistaken daily use of the weekly dose has caused deaths",
+  'a "70 mg daily" sig is an error') is not asserted: no verdict either way.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Methotrexate for psoriasis is taken once weekly. Mistaken daily use of the weekly "
+        "dose has caused deaths.",
+        'Alendronate 70 mg is the once-weekly tablet, so a "70 mg daily" prescription is an error.',
+        "Methotrexate is weekly; doses taken daily by mistake have caused deaths.",
+    ],
+)
+def test_a_reported_error_is_not_contradicted(auditor_obj, text):
+    res = auditor_obj.audit(text, domain="medical", as_of="2026-03-01")
+    assert not [c for c in res.claims if c.verdict == "contradicted"]
+
+
+def test_the_same_frequency_asserted_is_contradicted(auditor_obj):
+    res = auditor_obj.audit(
+        "Methotrexate for psoriasis is taken once daily.", domain="medical", as_of="2026-03-01"
+    )
+    assert [c.verdict for c in res.claims if c.predicate == "dosingFrequency"] == ["contradicted"]
