@@ -47,7 +47,8 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"(?:is|are|it's|it\s+is)\s+(?:a|an)\s+(?:perfectly\s+|generally\s+)?(?:safe|fine)\s+"
         r"(?:\w+\s+){0,2}?(?:choice|option|pick|alternative|bet|combination)",
         r"no\s+need\s+to\s+(?:stop|avoid|hold|separate|space|pause|change)",
-        r"no\s+(?:special\s+)?(?:precautions?|dose\s+(?:change|adjustment)s?|adjustments?)\s+"
+        r"no\s+(?:special\s+|extra\s+|additional\s+)?(?:precautions?|dose\s+(?:change|adjustment)s?|"
+        r"adjustments?|(?:level\s+|blood\s+)?monitoring|blood\s+tests?|level\s+checks?)\s+"
         r"(?:(?:is|are)\s+)?(?:needed|necessary|required)",
         r"(?:can|could|may)\s+(?:usually\s+|generally\s+|safely\s+|just\s+)?(?:continue|keep\s+taking)\s+"
         r"(?:\w+\s+){0,3}?(?:during|while|with|through|alongside)",
@@ -55,6 +56,10 @@ DENIAL: dict[str, tuple[str, ...]] = {
         r"co-?prescribed)",
     ),
     "interactsWith": (
+        # "furosemide doesn't affect lithium" (but "... lithium levels" denies one effect)
+        r"(?:(?:do|does|will|did)\s+not|doesn't|don't|won't|doesn’t|don’t|won’t)\s+(?:really\s+|"
+        r"usually\s+|generally\s+)?affect\s+[\w-]+(?!(?:['’]s)?\s+(?:blood\s+|plasma\s+|serum\s+)?"
+        r"(?:levels?|concentrations?|effects?|exposure|metabolism|absorption|clearance|action))",
         # "you can take pseudoephedrine with phenelzine": a permission to combine
         r"(?:can|could|may)\s+(?:still\s+|usually\s+|generally\s+|also\s+|safely\s+)?(?:take|"
         r"use|have|combine|mix|continue(?:\s+taking)?|keep\s+taking)\s+(?:\w+\s+){0,4}?(?:with|"

@@ -620,6 +620,8 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     )
     if membership:
         return None  # "Sertraline is an SSRI": class membership, not an interaction
+    if hub[0].of_type(frozenset({"DrugClass"})) and _EXAMPLE_OF.fullmatch(gap):
+        return None  # "Loop diuretics like furosemide": an example of the class
     # "You can safely take ibuprofen while on warfarin": the clause that says what is allowed
     # is the hub's; "while on warfarin" only names the other party
     anchor = hub[0].start if hub[0].end <= om.start and _WHILE_ON.search(gap) else om.start
@@ -853,6 +855,11 @@ def _is_header(info: SentenceInfo, m: Mention) -> bool:
     return bool(_HEADER_LEAD.fullmatch(info.text[:start]) and _HEADER_TAIL.match(info.text, end))
 
 
+_EXAMPLE_OF = re.compile(
+    r"[\s*_]*(?:,\s*|\(\s*)?(?:like|such\s+as|including|e\.g\.,?|for\s+example,?)[\s*_]*"
+    r"(?:the\s+)?",
+    re.I,
+)
 _COPULA_ARTICLE = re.compile(
     r"\s*(?:is|are|was|were|isn['’]t|aren['’]t|wasn['’]t)\s+(?:a|an|the)?\s*(?:[\w-]+\s+){0,2}",
     re.I,
@@ -895,9 +902,18 @@ def _elliptical(info: SentenceInfo, om: Mention, hub: Mention) -> bool:
     return (
         hub.end - base <= a
         and len(gap) <= 60
-        and bool(_ELLIPTICAL.match(lead) or (_SO_IT.match(lead) and _SO_BEFORE.search(gap)))
+        and bool(
+            _ELLIPTICAL.match(lead)
+            or (_SO_IT.match(lead) and _SO_BEFORE.search(gap))
+            # "Loop diuretics like furosemide are the exception: they don't affect lithium"
+            or (_PRONOUN_LEAD.match(lead) and _COLON_BEFORE.search(gap))
+        )
         and not any(a <= m.start - base < om.start - base for m in info.mentions if m is not om)
     )
+
+
+_PRONOUN_LEAD = re.compile(r"^\s*(?:it|they|these|both)\b[^,;:]*$", re.I)
+_COLON_BEFORE = re.compile(r"[:;]\s*$")
 
 
 def _conditional_party(info: SentenceInfo, cr: CompiledRule, hub: Mention, om: Mention) -> bool:

@@ -29,3 +29,24 @@ def test_the_same_frequency_asserted_is_contradicted(auditor_obj):
         "Methotrexate for psoriasis is taken once daily.", domain="medical", as_of="2026-03-01"
     )
     assert [c.verdict for c in res.claims if c.predicate == "dosingFrequency"] == ["contradicted"]
+
+
+def _pairs(auditor_obj, text):
+    res = auditor_obj.audit(text, domain="medical", as_of="2026-03-01")
+    return [(c.subject, c.object, c.verdict) for c in res.claims if c.predicate == "interactsWith"]
+
+
+def test_doesnt_affect_the_other_drug_denies_the_interaction(auditor_obj):
+    # v9 miss real-med-133's class of phrasing: "they don't really affect lithium"
+    got = _pairs(
+        auditor_obj, "Furosemide doesn't affect lithium, so no extra monitoring is needed."
+    )
+    assert got == [("drug:furosemide", "drug:lithium", "contradicted")]
+    # one effect denied stays unjudged
+    got = _pairs(auditor_obj, "Furosemide doesn't affect lithium levels.")
+    assert [v for *_, v in got] == ["unverifiable"]
+
+
+def test_an_example_of_a_class_is_not_an_interaction_with_it(auditor_obj):
+    text = "NSAIDs such as ibuprofen can raise blood pressure."
+    assert not [p for p in _pairs(auditor_obj, text) if p[0].startswith("drugclass:")]
