@@ -74,6 +74,10 @@ def base_claim(
     at = max(0, anchor - base - a)
     sub = _SUBORDINATE.search(clause, at)
     main = clause[: sub.start()] if sub else clause
+    if cr.rule.check.type == "kg_status" and (held := _CONTENT_CLAUSE.search(main)):
+        # "remains the leading authority that the FLSA cannot be applied to state employees":
+        # the negation inside the proposition is not the status's
+        main = main[: held.start()]
     said = cr.polarity(clause)
     if said == "denied":
         claim.negated = True
@@ -139,6 +143,11 @@ _EFFECT_DENIED = re.compile(
     r"decrease|lower|weaken|diminish|blunt|potentiate|enhance|amplify|affect|change|alter)\b|"
     r"\b(?:has|have|had)\s+no\s+(?:significant\s+|meaningful\s+|clinically\s+relevant\s+)?"
     r"effect\s+on\b",
+    re.I,
+)
+_CONTENT_CLAUSE = re.compile(
+    r"\b(?:authority|precedent|case|rule|law|holding|standard|test|proposition|principle)\s+"
+    r"(?:for\s+(?:the\s+proposition\s+)?)?that\s",
     re.I,
 )
 _SUBORDINATE = re.compile(

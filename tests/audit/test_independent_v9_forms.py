@@ -50,3 +50,16 @@ def test_doesnt_affect_the_other_drug_denies_the_interaction(auditor_obj):
 def test_an_example_of_a_class_is_not_an_interaction_with_it(auditor_obj):
     text = "NSAIDs such as ibuprofen can raise blood pressure."
     assert not [p for p in _pairs(auditor_obj, text) if p[0].startswith("drugclass:")]
+
+
+def test_a_negation_inside_the_proposition_is_not_the_cases_status(auditor_obj):
+    # v9 real-law-136: an overruled case "remains the leading authority that X cannot ..." was
+    # read as "no longer in force" and SUPPORTED
+    text = ("*National League of Cities v. Usery*, 426 U.S. 833 (1976), remains the leading "
+            "authority that the FLSA cannot be applied to state employees.")  # fmt: skip
+    res = auditor_obj.audit(text, domain="legal", as_of="2026-03-01")
+    status = [c for c in res.claims if c.rule_id == "LEG-GOOD-LAW"]
+    assert [c.verdict for c in status] == ["contradicted"]
+    text = "*National League of Cities v. Usery*, 426 U.S. 833 (1976), is no longer good law."
+    res = auditor_obj.audit(text, domain="legal", as_of="2026-03-01")
+    assert [c.verdict for c in res.claims if c.rule_id == "LEG-GOOD-LAW"] == ["supported"]
