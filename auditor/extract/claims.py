@@ -500,8 +500,8 @@ def _list_of_heading(info: SentenceInfo, types: frozenset[str]) -> list[tuple[Me
     lay = info.layout
     if lay.kind != "list_item" or lay.label_end is None:
         return []
-    label = _CHANGE_LABEL.fullmatch(lay.label.strip(" *_:"))
-    if label is None:
+    word = lay.label.strip(" *_:")
+    if not _CHANGE_LABEL.fullmatch(word):
         return []
     for mentions in info.heading_mentions:
         named = {e: m for m in mentions if (e := m.of_type(types))}
@@ -509,9 +509,7 @@ def _list_of_heading(info: SentenceInfo, types: frozenset[str]) -> list[tuple[Me
             return []
         if named:
             ((eid, m),) = named.items()
-            text = info.text[: lay.label_end - info.sentence.start]
-            at = info.sentence.start + text.rfind(lay.label.strip(" *_:"))
-            word = lay.label.strip(" *_:")
+            at = info.sentence.start + info.text.rfind(word, 0, lay.label_end - info.sentence.start)
             return [(Mention(at, at + len(word), word, (eid,), m.types), eid)]
     return []
 
@@ -591,13 +589,14 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
         hub_clause = _across_asides(info.text, hub_clause)
     if oid == hub[1] or (om.start == hub[0].start and om.end == hub[0].end):
         return None
+    conditional = _conditional_party(info, cr, hub[0], om)
     if (
         hub_clause is not None
         and not hub_clause[0] <= om.start - base < hub_clause[1]
         and not _joined(info, hub[0], om)
         and not _is_header(info, hub[0])
         and not _elliptical(info, om, hub[0])
-        and not _conditional_party(info, cr, hub[0], om)
+        and not conditional
         and not (
             cr.rule.applies_to.relation == "fatfListed"
             and om.end <= hub[0].start
@@ -625,7 +624,6 @@ def _entity_claim(info, cr, hub, om, oid, objects, kb, domain):  # type: ignore[
     # "You can safely take ibuprofen while on warfarin": the clause that says what is allowed
     # is the hub's; "while on warfarin" only names the other party
     anchor = hub[0].start if hub[0].end <= om.start and _WHILE_ON.search(gap) else om.start
-    conditional = _conditional_party(info, cr, hub[0], om)
     if conditional:
         anchor = max(hub[0].start, om.start)  # the main clause says what is allowed
     c = base_claim(
@@ -1840,6 +1838,14 @@ _APPOSED = re.compile(
 )
 
 
+def _one_act(info: SentenceInfo) -> bool:
+    """The line names one act only."""
+    return len({x for m in info.mentions if (x := m.of_type(_ACT))}) == 1
+
+
+_ACT = frozenset({"Regulation"})
+
+
 def _in_apposition(
     info: SentenceInfo, m: Mention, ref_start: int, ref_end: int, *, tight: bool = False
 ) -> bool:
@@ -1853,8 +1859,7 @@ def _in_apposition(
     lay = info.layout
     if tight:
         own = lay.cell_index(m.start) if lay.kind == "table_row" else None
-        acts = {x for mm in info.mentions if (x := mm.of_type(frozenset({"Regulation"})))}
-        if own is not None and (own == 0 or len(acts) == 1):
+        if own is not None and (own == 0 or _one_act(info)):
             # "| MiCA | Regulation (EU) 2023/1114 |", "| Fund managers | AIFMD | Directive
             # 2011/16/EU |": a cell that is the identifier alone, in the row of one act
             cell = lay.cell_index(ref_start + base)

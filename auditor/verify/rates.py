@@ -135,22 +135,12 @@ def _set_earlier(
     """ "| June 14, 2023 | +25 bp | 5.00%–5.25% |": a move of a stated size dated to one day,
     whose level the graph shows set by an earlier decision and no decision of the series
     announced that day — the level held, the move did not happen then."""
-    if claim.qualifiers.get("size_bp") is None or first != last or claim.date is None:
+    if claim.qualifiers.get("size_bp") is None or claim.date is None or first != last:
         return None
-    if len({f.subject for f in hits}) != 1:
+    if len(hits) != 1 or (f := hits[0]).valid_from is None or f.valid_from + _EFFECT_LAG >= first:
         return None
-    series = hits[0].subject
-    if any(
-        f.subject == series and (d := _announced(f)) is not None and first <= d <= last
-        for f in facts
-    ):
-        return None
-    started = [f for f in hits if f.valid_from is not None and f.valid_from < first]
-    if len(started) != 1 or len(hits) != 1:
-        return None
-    f = started[0]
-    if f.valid_from is None or _announced(f) is None or f.valid_from + _EFFECT_LAG >= first:
-        return None
+    if any(g.subject == f.subject and _announced(g) == first for g in facts):
+        return None  # the series moved that day
     return f
 
 
